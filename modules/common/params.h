@@ -1,0 +1,87 @@
+#pragma once
+// Every tunable of warpreg: a catalogue of named, typed, documented parameters
+// with the papers' defaults, resolved from defaults < preset JSON < --set overrides.
+#include <cstdint>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace warpreg {
+
+enum class ParamType { Int, Real, Bool, Choice, Text };
+
+struct ParamSpec {
+  std::string name;           ///< dotted, e.g. "rf.banks"
+  ParamType type = ParamType::Int;
+  std::string default_value;  ///< textual default, parsed like a --set value
+  std::string unit;           ///< "cycles", "bytes", "registers", "" ...
+  std::string description;
+  std::string source;         ///< where the default comes from (seed + section, or GPGPU-Sim config)
+  double min = -1e300;        ///< inclusive range for Int and Real
+  double max = 1e300;
+  std::vector<std::string> choices;  ///< allowed values for Choice
+};
+
+/// Thrown for an unknown parameter, a malformed value, a value out of range or a
+/// bad preset; the message names the parameter and where the value came from.
+class ParamError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+/// Every parameter warpreg knows, sorted by name.
+const std::vector<ParamSpec>& param_catalogue();
+const ParamSpec* find_param(std::string_view name);
+
+/// Folder holding the shipped presets: $WARPREG_PRESETS, else the source tree's platforms/presets.
+std::string presets_dir();
+/// Names of the shipped presets (file stems in presets_dir()).
+std::vector<std::string> preset_names();
+
+/// Catalogue contributions, each defined beside the code it configures. A new
+/// block adds its own declare function here and in param_catalogue().
+void declare_platform_params(std::vector<ParamSpec>& out);  // platforms/sm
+void declare_stimuli_params(std::vector<ParamSpec>& out);   // stimuli/
+void declare_power_params(std::vector<ParamSpec>& out);     // power/
+
+class Params {
+ public:
+  /// All parameters at their defaults; preset() is "defaults".
+  Params();
+
+  /// Resolves a preset (a shipped name, or a path to a .json file) and then the
+  /// overrides ("key=value", applied in order). Throws ParamError.
+  static Params load(const std::string& preset, const std::vector<std::string>& overrides = {});
+
+  /// Sets one parameter from text; `origin` says where the value came from (for errors and listings).
+  void set(const std::string& name, const std::string& value, const std::string& origin);
+
+  int64_t integer(std::string_view name) const;
+  double real(std::string_view name) const;
+  bool flag(std::string_view name) const;
+  /// The value of a Choice or Text parameter.
+  const std::string& text(std::string_view name) const;
+  /// Where the current value came from: "default", "preset NAME" or "--set".
+  const std::string& origin(std::string_view name) const;
+
+  const std::string& preset() const { return preset_; }
+  const std::string& preset_description() const { return preset_description_; }
+  /// name -> typed value, for stats.json and describe.
+  nlohmann::json to_json() const;
+
+ private:
+  struct Value {
+    std::string text;
+    double number = 0;
+    std::string origin;
+  };
+  const Value& value_of(std::string_view name, ParamType expected) const;
+  std::map<std::string, Value, std::less<>> values_;
+  std::string preset_ = "defaults";
+  std::string preset_description_;
+};
+
+}  // namespace warpreg

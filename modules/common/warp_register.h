@@ -1,0 +1,50 @@
+#pragma once
+// The value one warp register holds: 32 lanes of 32 bits (128 bytes).
+#include <array>
+#include <cstdint>
+#include <cstring>
+
+namespace warpreg {
+
+constexpr unsigned kWarpSize = 32;
+constexpr unsigned kWarpRegisterBytes = kWarpSize * 4;
+
+/// Bit i set: lane i is active.
+using LaneMask = uint32_t;
+constexpr LaneMask kFullMask = 0xffffffffu;
+
+struct WarpRegister {
+  std::array<uint32_t, kWarpSize> lane{};
+
+  unsigned char* bytes() { return reinterpret_cast<unsigned char*>(lane.data()); }
+  const unsigned char* bytes() const {
+    return reinterpret_cast<const unsigned char*>(lane.data());
+  }
+
+  /// Copies the lanes of `src` selected by `mask`; other lanes keep their value.
+  void merge(const WarpRegister& src, LaneMask mask) {
+    if (mask == kFullMask) {
+      lane = src.lane;
+      return;
+    }
+    for (unsigned i = 0; i < kWarpSize; ++i)
+      if (mask & (1u << i)) lane[i] = src.lane[i];
+  }
+
+  /// True when every lane selected by `mask` holds the same value in both.
+  bool equal_on(const WarpRegister& other, LaneMask mask) const {
+    if (mask == kFullMask) return lane == other.lane;
+    for (unsigned i = 0; i < kWarpSize; ++i)
+      if ((mask & (1u << i)) && lane[i] != other.lane[i]) return false;
+    return true;
+  }
+
+  friend bool operator==(const WarpRegister& a, const WarpRegister& b) {
+    return a.lane == b.lane;
+  }
+  friend bool operator!=(const WarpRegister& a, const WarpRegister& b) { return !(a == b); }
+};
+
+static_assert(sizeof(WarpRegister) == kWarpRegisterBytes, "a warp register is 128 bytes");
+
+}  // namespace warpreg

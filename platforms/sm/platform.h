@@ -1,0 +1,45 @@
+#pragma once
+// The SM platform: elaborates every block a preset asks for, binds their TLM
+// sockets, runs the workload and returns the statistics. One per process.
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "modules/common/params.h"
+#include "stimuli/driver/workload.h"
+
+namespace warpreg {
+
+struct RunSettings {
+  std::string vcd_path;   ///< write a waveform of bank activity and power states when set
+  bool progress = false;  ///< print a progress line on stderr (runs longer than a few seconds)
+};
+
+/// Bad configuration found at elaboration (e.g. a register file too small for one CTA).
+class ConfigError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+class SmPlatformImpl;
+
+class SmPlatform {
+ public:
+  /// Elaborates the platform. Throws ParamError or ConfigError with a message naming the option.
+  SmPlatform(const Params& params, std::unique_ptr<Workload> workload, RunSettings settings = {});
+  ~SmPlatform();
+
+  /// Runs the workload to completion (sc_start) and returns stats.json's content
+  /// (docs/stats.md). "status" is "ok", "integrity_mismatch", "watchdog" or
+  /// "max_cycles"; anything but "ok" also fills "error" with a readable report.
+  nlohmann::json run();
+
+  /// The hardware reference view: every instantiated block with its storage in
+  /// bits per structure, ports, latencies and parameters.
+  nlohmann::json describe() const;
+
+ private:
+  std::unique_ptr<SmPlatformImpl> impl_;
+};
+
+}  // namespace warpreg
