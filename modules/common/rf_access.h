@@ -11,15 +11,15 @@
 namespace warpreg {
 
 enum class RfAccessKind : uint8_t {
-  Read,       ///< operand read into a collector unit
-  Write,      ///< writeback of a result (active lanes only)
-  Release,    ///< the value is dead: a name-translation stage may free its location
-  Acquire,    ///< a warp asks for extra registers (e.g. a shared-pool section)
-  Prefetch,   ///< move a register towards the core (e.g. into a register-file cache)
-  Wake,       ///< power a register up ahead of an access
-  Sleep,      ///< return a register to its low-power state
-  Launch,     ///< a warp's registers are allocated (CTA launch)
-  Retire,     ///< a warp's registers are freed (warp exit)
+  Read,      ///< operand read into a collector unit
+  Write,     ///< writeback of a result (active lanes only)
+  Release,   ///< the value is dead: a name-translation stage may free its location
+  Acquire,   ///< a warp asks for extra registers (e.g. a shared-pool section)
+  Prefetch,  ///< move a register towards the core (e.g. into a register-file cache)
+  Wake,      ///< power a register up ahead of an access
+  Sleep,     ///< return a register to its low-power state
+  Launch,    ///< a warp's registers are allocated (CTA launch)
+  Retire,    ///< a warp's registers are freed (warp exit)
 };
 std::string_view to_string(RfAccessKind kind);
 
@@ -28,11 +28,11 @@ constexpr uint32_t kNoPhysical = 0xffffffffu;
 class RfAccess : public tlm::tlm_extension<RfAccess> {
  public:
   RfAccessKind kind = RfAccessKind::Read;
-  uint16_t warp_slot = 0;     ///< hardware warp slot in the SM (0 .. max_warps-1)
-  uint16_t cta_slot = 0;      ///< hardware CTA slot in the SM
-  uint16_t arch_reg = 0;      ///< architected register id
-  uint16_t collector = 0;     ///< operand collector unit id
-  uint8_t operand_slot = 0;   ///< source operand index within the instruction (reads)
+  uint16_t warp_slot = 0;    ///< hardware warp slot in the SM (0 .. max_warps-1)
+  uint16_t cta_slot = 0;     ///< hardware CTA slot in the SM
+  uint16_t arch_reg = 0;     ///< architected register id
+  uint16_t collector = 0;    ///< operand collector unit id
+  uint8_t operand_slot = 0;  ///< source operand index within the instruction (reads)
   LaneMask active_mask = kFullMask;
   uint32_t phys_reg = kNoPhysical;  ///< physical warp-register index after name translation
   uint32_t regs_per_warp = 0;       ///< registers the warp holds (Launch / Retire)
@@ -58,9 +58,9 @@ class RfTransaction {
     access_.kind = kind;
     access_.phys_reg = kNoPhysical;
     const bool is_write = kind == RfAccessKind::Write;
-    payload_.set_command(kind == RfAccessKind::Read    ? tlm::TLM_READ_COMMAND
-                         : is_write                    ? tlm::TLM_WRITE_COMMAND
-                                                       : tlm::TLM_IGNORE_COMMAND);
+    payload_.set_command(kind == RfAccessKind::Read ? tlm::TLM_READ_COMMAND
+                         : is_write                 ? tlm::TLM_WRITE_COMMAND
+                                                    : tlm::TLM_IGNORE_COMMAND);
     payload_.set_address(0);
     payload_.set_data_ptr(buffer ? buffer->bytes() : nullptr);
     payload_.set_data_length(buffer ? kWarpRegisterBytes : 0);

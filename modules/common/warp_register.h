@@ -17,9 +17,7 @@ struct WarpRegister {
   std::array<uint32_t, kWarpSize> lane{};
 
   unsigned char* bytes() { return reinterpret_cast<unsigned char*>(lane.data()); }
-  const unsigned char* bytes() const {
-    return reinterpret_cast<const unsigned char*>(lane.data());
-  }
+  const unsigned char* bytes() const { return reinterpret_cast<const unsigned char*>(lane.data()); }
 
   /// Copies the lanes of `src` selected by `mask`; other lanes keep their value.
   void merge(const WarpRegister& src, LaneMask mask) {
@@ -39,9 +37,7 @@ struct WarpRegister {
     return true;
   }
 
-  friend bool operator==(const WarpRegister& a, const WarpRegister& b) {
-    return a.lane == b.lane;
-  }
+  friend bool operator==(const WarpRegister& a, const WarpRegister& b) { return a.lane == b.lane; }
   friend bool operator!=(const WarpRegister& a, const WarpRegister& b) { return !(a == b); }
 };
 

@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
+#include "modules/common/errors.h"
 #include "modules/common/params.h"
 #include "stimuli/driver/workload.h"
 
@@ -13,12 +14,6 @@ namespace warpreg {
 struct RunSettings {
   std::string vcd_path;   ///< write a waveform of bank activity and power states when set
   bool progress = false;  ///< print a progress line on stderr (runs longer than a few seconds)
-};
-
-/// Bad configuration found at elaboration (e.g. a register file too small for one CTA).
-class ConfigError : public std::runtime_error {
- public:
-  using std::runtime_error::runtime_error;
 };
 
 class SmPlatformImpl;

@@ -66,11 +66,15 @@ void declare_platform_params(std::vector<ParamSpec>& out) {
                           "Two-level scheduler: warps in each scheduler's active ready queue.",
                           "Gebhart et al. ISCA'11 two-level scheduler; seed 002 §5 uses 6-8"));
   // Operand collectors.
-  out.push_back(int_param("collector.sp", 6, 1, 64, "units", "Operand collector units for ALU and branch instructions."));
-  out.push_back(int_param("collector.sfu", 8, 1, 64, "units", "Operand collector units for SFU instructions."));
-  out.push_back(int_param("collector.mem", 2, 1, 64, "units", "Operand collector units for load/store instructions."));
+  out.push_back(int_param("collector.sp", 6, 1, 64, "units",
+                          "Operand collector units for ALU and branch instructions."));
+  out.push_back(int_param("collector.sfu", 8, 1, 64, "units",
+                          "Operand collector units for SFU instructions."));
+  out.push_back(int_param("collector.mem", 2, 1, 64, "units",
+                          "Operand collector units for load/store instructions."));
   // Execution.
-  out.push_back(int_param("exec.sp_units", 2, 1, 16, "units", "SP pipelines fed by the collectors."));
+  out.push_back(
+      int_param("exec.sp_units", 2, 1, 16, "units", "SP pipelines fed by the collectors."));
   out.push_back(int_param("exec.sfu_units", 1, 1, 16, "units", "SFU pipelines."));
   out.push_back(int_param("exec.mem_units", 1, 1, 16, "units", "Load/store pipelines."));
   out.push_back(int_param("exec.alu_latency", 4, 1, 1000, "cycles", "ALU result latency.",
@@ -79,8 +83,10 @@ void declare_platform_params(std::vector<ParamSpec>& out) {
                           "model default, Fermi-like"));
   out.push_back(int_param("exec.sfu_interval", 8, 1, 64, "cycles",
                           "Cycles an SFU pipeline is busy per warp instruction (4 SFU lanes per "
-                          "Fermi SM: 32 lanes take 8 cycles).", "Fermi whitepaper: 4 SFUs per SM"));
-  out.push_back(int_param("exec.branch_latency", 4, 1, 1000, "cycles", "Branch, barrier and exit latency."));
+                          "Fermi SM: 32 lanes take 8 cycles).",
+                          "Fermi whitepaper: 4 SFUs per SM"));
+  out.push_back(
+      int_param("exec.branch_latency", 4, 1, 1000, "cycles", "Branch, barrier and exit latency."));
   out.push_back(int_param("exec.store_latency", 4, 1, 1000, "cycles",
                           "Cycles a store occupies before it retires (stores write no register)."));
   // Memory latency model for loads.
@@ -89,12 +95,14 @@ void declare_platform_params(std::vector<ParamSpec>& out) {
                            "model default; Fermi-class L1 hit rates of the seeds' workloads"));
   out.push_back(int_param("mem.hit_latency", 28, 1, 100000, "cycles", "Load latency on an L1 hit.",
                           "GPGPU-Sim GTX480 L1 hit latency (approx.)"));
-  out.push_back(int_param("mem.miss_latency", 400, 1, 100000, "cycles", "Load latency on an L1 miss.",
+  out.push_back(int_param("mem.miss_latency", 400, 1, 100000, "cycles",
+                          "Load latency on an L1 miss.",
                           "model default: DRAM round trip of a Fermi-class GPU"));
   // Register file.
-  out.push_back(int_param("rf.banks", 16, 1, 256, "banks",
-                          "Register banks; each bank holds sm.registers/32/rf.banks warp registers.",
-                          "seed 002 Table 3 (16 banks x 128 B); seed 001 uses 4 groups of 8 x 16 B"));
+  out.push_back(
+      int_param("rf.banks", 16, 1, 256, "banks",
+                "Register banks; each bank holds sm.registers/32/rf.banks warp registers.",
+                "seed 002 Table 3 (16 banks x 128 B); seed 001 uses 4 groups of 8 x 16 B"));
   out.push_back(int_param("rf.lane_slices", 1, 1, 32, "slices",
                           "Lane slices per bank: a bank entry of 128 B is split into slices of "
                           "128/S bytes that are accessed (and counted) separately. 8 slices of "
@@ -107,14 +115,19 @@ void declare_platform_params(std::vector<ParamSpec>& out) {
   out.push_back(int_param("rf.read_latency", 1, 1, 64, "cycles", "Bank read latency."));
   out.push_back(int_param("rf.write_latency", 1, 1, 64, "cycles", "Bank write latency."));
   // Simulation control.
-  out.push_back(int_param("sim.seed", 1, 0, 4294967295.0, "", "Seed of every random choice (memory model, synthetic workload).", "warpreg"));
+  out.push_back(int_param("sim.seed", 1, 0, 4294967295.0, "",
+                          "Seed of every random choice (memory model, synthetic workload).",
+                          "warpreg"));
   out.push_back(int_param("sim.watchdog_cycles", 100000, 100, 1e12, "cycles",
                           "End the run with a report of every warp's state when no warp "
-                          "instruction retires for this many cycles.", "warpreg"));
-  out.push_back(int_param("sim.max_cycles", 0, 0, 1e15, "cycles", "Stop after this many cycles (0: run to completion).", "warpreg"));
+                          "instruction retires for this many cycles.",
+                          "warpreg"));
+  out.push_back(int_param("sim.max_cycles", 0, 0, 1e15, "cycles",
+                          "Stop after this many cycles (0: run to completion).", "warpreg"));
   out.push_back(int_param("sim.quantum_cycles", 1024, 1, 1 << 20, "cycles",
                           "Loosely-timed quantum: the SM synchronises with SystemC time at most "
-                          "this often.", "warpreg"));
+                          "this often.",
+                          "warpreg"));
   out.push_back(real_param("sim.clock_mhz", "1400", 1, 10000, "MHz",
                            "SM clock; converts cycles to time for leakage energy.",
                            "GTX480 shader clock (GPGPU-Sim gtx480 config)"));

@@ -1,0 +1,42 @@
+#include "modules/operand_path/crossbar.h"
+
+#include "modules/common/params.h"
+#include "modules/common/rf_access.h"
+#include "power/tech_scaling.h"
+
+namespace warpreg {
+
+namespace {
+constexpr unsigned kFlitBytes = 16;  // 128-bit links
+}
+
+Crossbar::Crossbar(sc_core::sc_module_name name, const Params& params, const power::TechTable& tech,
+                   double cycle_ns)
+    : OperandStage(name), wire_mm_(params.real("power.wire_mm")), energy_("crossbar", cycle_ns) {
+  flits_ = energy_.add_event(
+      "flits", "128-bit flits carried between banks and collectors (8 per warp register)",
+      power::scaled(tech, "crossbar_transfer", "transfer_bytes", kFlitBytes) * wire_mm_);
+}
+
+void Crossbar::b_transport(tlm::tlm_generic_payload& payload, sc_core::sc_time& delay) {
+  initiator->b_transport(payload, delay);
+  if (payload.get_data_length() != 0 && payload.is_response_ok())
+    energy_.count(flits_, payload.get_data_length() / kFlitBytes);
+}
+
+nlohmann::json Crossbar::stats(uint64_t end_cycle) {
+  energy_.finish(end_cycle);
+  nlohmann::json j = energy_.to_json();
+  j["storage_bits"] = 0;
+  return j;
+}
+
+nlohmann::json Crossbar::describe() const {
+  return {{"storage_bits", nlohmann::json::object()},
+          {"ports", {{"width_bits", kFlitBytes * 8}}},
+          {"latency_cycles", {{"transfer", 0}}},
+          {"parameters", {{"power.wire_mm", wire_mm_}}},
+          {"energy", energy_.describe()}};
+}
+
+}  // namespace warpreg

@@ -1,0 +1,30 @@
+#pragma once
+// The crossbar between the register banks and the operand collectors: every
+// register read or write moves 128 bytes as 128-bit flits over the wire.
+#include "modules/common/block.h"
+#include "modules/operand_path/operand_stage.h"
+#include "power/energy.h"
+
+namespace warpreg {
+
+class Params;
+
+class Crossbar : public OperandStage, public ReportingBlock {
+ public:
+  Crossbar(sc_core::sc_module_name name, const Params& params, const power::TechTable& tech,
+           double cycle_ns);
+
+  std::string block_name() const override { return "crossbar"; }
+  nlohmann::json stats(uint64_t end_cycle) override;
+  nlohmann::json describe() const override;
+
+ protected:
+  void b_transport(tlm::tlm_generic_payload& payload, sc_core::sc_time& delay) override;
+
+ private:
+  double wire_mm_;
+  power::EnergyAccount energy_;
+  power::EnergyAccount::EventId flits_;
+};
+
+}  // namespace warpreg

@@ -1,0 +1,36 @@
+#pragma once
+// A stage on the operand path between the SM's collectors and the register
+// banks (crossbar, name translation, codec, power control ...). It receives
+// register-file transactions on `target` and forwards them on `initiator`;
+// a stage overrides b_transport to act on the transactions it cares about.
+#include <tlm_utils/simple_initiator_socket.h>
+#include <tlm_utils/simple_target_socket.h>
+
+#include <systemc>
+#include <tlm>
+
+namespace warpreg {
+
+class OperandStage : public sc_core::sc_module {
+ public:
+  tlm_utils::simple_target_socket<OperandStage> target;
+  tlm_utils::simple_initiator_socket<OperandStage> initiator;
+
+  explicit OperandStage(sc_core::sc_module_name name)
+      : sc_core::sc_module(name), target("target"), initiator("initiator") {
+    target.register_b_transport(this, &OperandStage::transport);
+  }
+
+ protected:
+  /// Default: pass the transaction on unchanged.
+  virtual void b_transport(tlm::tlm_generic_payload& payload, sc_core::sc_time& delay) {
+    initiator->b_transport(payload, delay);
+  }
+
+ private:
+  void transport(tlm::tlm_generic_payload& payload, sc_core::sc_time& delay) {
+    b_transport(payload, delay);
+  }
+};
+
+}  // namespace warpreg

@@ -1,0 +1,91 @@
+#pragma once
+// Register banks and their arbiter: B banks x S lane slices x E entries of warp
+// registers, bit-exact contents, and per (bank, slice) port reservations so
+// bank conflicts cost time without a cycle-by-cycle handshake.
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "modules/common/warp_register.h"
+
+namespace warpreg {
+
+enum class BankMapping : uint8_t {
+  Gpgpusim,     ///< bank = (arch_reg + warp_slot) mod B (GPGPU-Sim 3.x register_bank())
+  Interleaved,  ///< bank = physical register mod B
+};
+
+struct RegFileConfig {
+  uint32_t banks = 16;
+  uint32_t lane_slices = 1;
+  uint32_t entries_per_bank = 64;
+  BankMapping mapping = BankMapping::Gpgpusim;
+  uint32_t read_latency = 1;   ///< cycles from grant to data at the collector
+  uint32_t write_latency = 1;  ///< cycles from grant to the value being readable
+
+  uint32_t physical_registers() const { return banks * entries_per_bank; }
+  uint32_t slice_bytes() const { return kWarpRegisterBytes / lane_slices; }
+  uint32_t lanes_per_slice() const { return kWarpSize / lane_slices; }
+  uint64_t storage_bits() const { return uint64_t(physical_registers()) * kWarpRegisterBytes * 8; }
+  /// Throws std::invalid_argument naming the offending field.
+  void validate() const;
+};
+
+/// Where an access lands and when it is served.
+struct BankGrant {
+  uint32_t bank = 0;
+  uint64_t grant_cycle = 0;  ///< cycle the port serves the access (>= requested cycle)
+  uint64_t ready_cycle = 0;  ///< grant + latency
+  uint32_t slices = 0;       ///< lane slices touched
+};
+
+class RegFileCore {
+ public:
+  explicit RegFileCore(const RegFileConfig& config);
+
+  const RegFileConfig& config() const { return config_; }
+
+  uint32_t bank_of(uint32_t phys_reg, uint16_t warp_slot, uint16_t arch_reg) const {
+    return config_.mapping == BankMapping::Gpgpusim ? (arch_reg + warp_slot) % config_.banks
+                                                    : phys_reg % config_.banks;
+  }
+  /// Lane slices holding any lane of `mask`: an access touches only those.
+  uint32_t slice_mask(LaneMask mask) const;
+
+  /// Reads a register into `out` through the bank's read port, at `cycle` or the
+  /// first cycle after it that every touched slice's read port is free.
+  BankGrant read(uint32_t phys_reg, uint32_t bank, uint64_t cycle, WarpRegister& out);
+  /// Writes the lanes of `mask` through the bank's write port (writes and reads use
+  /// separate ports; within a cycle the write happens first).
+  BankGrant write(uint32_t phys_reg, uint32_t bank, uint64_t cycle, const WarpRegister& value,
+                  LaneMask mask);
+
+  /// Direct access for debuggers and tests: no timing, no counting.
+  const WarpRegister& peek(uint32_t phys_reg) const { return data_[phys_reg]; }
+
+  struct Counters {
+    uint64_t reads = 0;             ///< read accesses
+    uint64_t writes = 0;            ///< write accesses
+    uint64_t slice_reads = 0;       ///< lane slices read
+    uint64_t slice_writes = 0;      ///< lane slices written
+    uint64_t conflicted_reads = 0;  ///< reads not served in the cycle they were asked for
+    uint64_t conflict_cycles = 0;   ///< sum of cycles reads waited for a port
+    uint64_t conflicted_writes = 0;
+  };
+  const Counters& counters() const { return counters_; }
+  /// Accesses each bank served (reads + writes), for imbalance reports.
+  const std::vector<uint64_t>& bank_accesses() const { return bank_accesses_; }
+
+ private:
+  uint64_t reserve(std::vector<uint64_t>& next_free, uint32_t bank, uint32_t slices,
+                   uint64_t cycle);
+  RegFileConfig config_;
+  std::vector<WarpRegister> data_;
+  std::vector<uint64_t> read_free_;   ///< per (bank, slice): first cycle the read port is free
+  std::vector<uint64_t> write_free_;  ///< per (bank, slice): first cycle the write port is free
+  std::vector<uint64_t> bank_accesses_;
+  LaneMask slice_lane_masks_[kWarpSize] = {};
+  Counters counters_;
+};
+
+}  // namespace warpreg

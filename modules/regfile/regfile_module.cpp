@@ -1,0 +1,147 @@
+#include "modules/regfile/regfile_module.h"
+
+#include "modules/common/errors.h"
+#include "modules/common/params.h"
+#include "modules/common/rf_access.h"
+#include "power/tech_scaling.h"
+
+namespace warpreg {
+
+RegFileConfig RegisterFileModule::config_from(const Params& p) {
+  RegFileConfig c;
+  c.banks = static_cast<uint32_t>(p.integer("rf.banks"));
+  c.lane_slices = static_cast<uint32_t>(p.integer("rf.lane_slices"));
+  c.mapping =
+      p.text("rf.bank_mapping") == "interleaved" ? BankMapping::Interleaved : BankMapping::Gpgpusim;
+  c.read_latency = static_cast<uint32_t>(p.integer("rf.read_latency"));
+  c.write_latency = static_cast<uint32_t>(p.integer("rf.write_latency"));
+  const int64_t registers = p.integer("sm.registers");
+  const int64_t warp_registers = registers / kWarpSize;
+  if (registers % kWarpSize != 0 || warp_registers % c.banks != 0)
+    throw ConfigError("sm.registers = " + std::to_string(registers) +
+                      " does not split into rf.banks = " + std::to_string(c.banks) +
+                      " banks of whole 32-lane warp registers");
+  if (kWarpSize % c.lane_slices != 0)
+    throw ConfigError("rf.lane_slices = " + std::to_string(c.lane_slices) +
+                      " must divide the 32 lanes of a warp register");
+  c.entries_per_bank = static_cast<uint32_t>(warp_registers / c.banks);
+  return c;
+}
+
+RegisterFileModule::RegisterFileModule(sc_core::sc_module_name name, const Params& params,
+                                       const power::TechTable& tech, const CycleClock& clock)
+    : sc_core::sc_module(name),
+      socket("socket"),
+      clock_(clock),
+      core_(config_from(params)),
+      energy_("regfile", clock.ns_per_cycle()) {
+  const RegFileConfig& c = core_.config();
+  const double slice_bytes = c.slice_bytes();
+  slice_reads_ =
+      energy_.add_event("slice_reads", "lane slices read (one bank entry slice each)",
+                        power::scaled(tech, "rf_bank_read", "access_bytes", slice_bytes));
+  slice_writes_ =
+      energy_.add_event("slice_writes", "lane slices written (only slices holding active lanes)",
+                        power::scaled(tech, "rf_bank_write", "access_bytes", slice_bytes));
+  arbiter_requests_ =
+      energy_.add_event("arbiter_requests", "bank arbiter requests (reads and writes)",
+                        tech.value("arbiter_request"));
+  conflicts_ = energy_.add_event("bank_conflicts",
+                                 "reads that waited at least one cycle for a bank port", 0.0);
+  const double bank_bytes = double(c.entries_per_bank) * kWarpRegisterBytes;
+  const double on_mw = power::scaled(tech, "rf_bank_leakage", "bank_bytes", bank_bytes);
+  const double gated_fraction =
+      tech.has("rf_gated_leakage_fraction") ? tech.value("rf_gated_leakage_fraction") : 0.0;
+  const double drowsy_fraction =
+      tech.has("rf_drowsy_leakage_fraction") ? tech.value("rf_drowsy_leakage_fraction") : 1.0;
+  const double mw[power::kPowerStateCount] = {on_mw, on_mw * drowsy_fraction, 0.0,
+                                              on_mw * gated_fraction};
+  banks_ = energy_.add_residency("banks", "register banks by power state", c.banks,
+                                 power::PowerState::On, mw);
+  socket.register_b_transport(this, &RegisterFileModule::b_transport);
+}
+
+void RegisterFileModule::note_activity(uint32_t bank, uint64_t cycle) {
+  uint8_t& count = activity_[(cycle % kTraceWindow) * core_.config().banks + bank];
+  if (count < 255) ++count;
+}
+
+void RegisterFileModule::b_transport(tlm::tlm_generic_payload& payload, sc_core::sc_time& delay) {
+  const RfAccess& a = rf_access_of(payload);
+  payload.set_response_status(tlm::TLM_OK_RESPONSE);
+  if (a.kind != RfAccessKind::Read && a.kind != RfAccessKind::Write) return;
+  if (a.phys_reg >= core_.config().physical_registers()) {
+    payload.set_response_status(tlm::TLM_ADDRESS_ERROR_RESPONSE);
+    return;
+  }
+  const uint64_t cycle = clock_.cycle_at(delay);
+  const uint32_t bank = core_.bank_of(a.phys_reg, a.warp_slot, a.arch_reg);
+  BankGrant g;
+  if (a.kind == RfAccessKind::Read) {
+    g = core_.read(a.phys_reg, bank, cycle, register_of(payload));
+    energy_.count(slice_reads_, g.slices);
+    if (g.grant_cycle != cycle) energy_.count(conflicts_);
+  } else {
+    g = core_.write(a.phys_reg, bank, cycle, register_of(payload), a.active_mask);
+    energy_.count(slice_writes_, g.slices);
+  }
+  energy_.count(arbiter_requests_);
+  if (!activity_.empty()) note_activity(bank, g.grant_cycle);
+  clock_.complete_at(delay, g.ready_cycle);
+}
+
+void RegisterFileModule::enable_trace(sc_core::sc_trace_file* file) {
+  const uint32_t banks = core_.config().banks;
+  activity_.assign(size_t(kTraceWindow) * banks, 0);
+  for (uint32_t b = 0; b < banks; ++b) {
+    const std::string n = "bank" + std::to_string(b);
+    activity_signals_.push_back(
+        std::make_unique<sc_core::sc_signal<uint32_t>>((n + "_accesses").c_str()));
+    power_signals_.push_back(
+        std::make_unique<sc_core::sc_signal<uint32_t>>((n + "_power").c_str()));
+    sc_core::sc_trace(file, *activity_signals_.back(), name() + std::string(".") + n + "_accesses");
+    sc_core::sc_trace(file, *power_signals_.back(), name() + std::string(".") + n + "_power");
+  }
+}
+
+void RegisterFileModule::trace_cycle(uint64_t cycle) {
+  const uint32_t banks = core_.config().banks;
+  uint8_t* row = &activity_[(cycle % kTraceWindow) * banks];
+  for (uint32_t b = 0; b < banks; ++b) {
+    activity_signals_[b]->write(row[b]);
+    row[b] = 0;
+    // The baseline never changes a bank's power state: all banks stay ON (0).
+    power_signals_[b]->write(static_cast<uint32_t>(power::PowerState::On));
+  }
+}
+
+nlohmann::json RegisterFileModule::stats(uint64_t end_cycle) {
+  energy_.finish(end_cycle);
+  nlohmann::json j = energy_.to_json();
+  j["storage_bits"] = core_.config().storage_bits();
+  const RegFileCore::Counters& c = core_.counters();
+  j["reads"] = c.reads;
+  j["writes"] = c.writes;
+  j["conflicted_reads"] = c.conflicted_reads;
+  j["conflict_cycles"] = c.conflict_cycles;
+  j["conflicted_writes"] = c.conflicted_writes;
+  j["bank_accesses"] = core_.bank_accesses();
+  return j;
+}
+
+nlohmann::json RegisterFileModule::describe() const {
+  const RegFileConfig& c = core_.config();
+  return {{"storage_bits", {{"banks", c.storage_bits()}}},
+          {"organisation",
+           {{"banks", c.banks},
+            {"lane_slices", c.lane_slices},
+            {"slice_bytes", c.slice_bytes()},
+            {"entries_per_bank", c.entries_per_bank},
+            {"physical_warp_registers", c.physical_registers()},
+            {"bank_mapping", c.mapping == BankMapping::Gpgpusim ? "gpgpusim" : "interleaved"}}},
+          {"ports", {{"per_bank_slice", {{"read", 1}, {"write", 1}}}}},
+          {"latency_cycles", {{"read", c.read_latency}, {"write", c.write_latency}}},
+          {"energy", energy_.describe()}};
+}
+
+}  // namespace warpreg

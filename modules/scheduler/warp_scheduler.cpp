@@ -1,0 +1,81 @@
+#include "modules/scheduler/warp_scheduler.h"
+
+#include <algorithm>
+#include <stdexcept>
+
+namespace warpreg {
+
+WarpScheduler::WarpScheduler(SchedulerPolicy policy, uint32_t ready_queue_size)
+    : policy_(policy), ready_queue_size_(ready_queue_size) {
+  if (ready_queue_size_ == 0) throw std::invalid_argument("sm.ready_queue must be at least 1");
+}
+
+void WarpScheduler::erase_slot(std::vector<Warp>& v, uint32_t slot) {
+  v.erase(std::remove_if(v.begin(), v.end(), [slot](const Warp& w) { return w.slot == slot; }),
+          v.end());
+}
+
+void WarpScheduler::add_warp(uint32_t slot, uint64_t age) {
+  const Warp w{slot, age};
+  auto at = std::upper_bound(warps_.begin(), warps_.end(), age,
+                             [](uint64_t a, const Warp& x) { return a < x.age; });
+  warps_.insert(at, w);
+  if (policy_ == SchedulerPolicy::TwoLevel) {
+    pending_.push_back(w);
+    refill_active();
+  }
+}
+
+void WarpScheduler::remove_warp(uint32_t slot) {
+  erase_slot(warps_, slot);
+  if (greedy_ == int(slot)) greedy_ = -1;
+  if (policy_ == SchedulerPolicy::TwoLevel) {
+    erase_slot(active_, slot);
+    erase_slot(pending_, slot);
+    refill_active();
+  }
+}
+
+void WarpScheduler::refill_active() {
+  while (active_.size() < ready_queue_size_ && !pending_.empty()) {
+    active_.push_back(pending_.front());
+    pending_.erase(pending_.begin());
+  }
+}
+
+void WarpScheduler::issued(uint32_t slot, bool long_latency) {
+  switch (policy_) {
+    case SchedulerPolicy::Gto:
+      greedy_ = int(slot);
+      break;
+    case SchedulerPolicy::Lrr:
+      for (size_t i = 0; i < warps_.size(); ++i)
+        if (warps_[i].slot == slot) next_ = i + 1;
+      break;
+    case SchedulerPolicy::TwoLevel:
+      for (size_t i = 0; i < active_.size(); ++i)
+        if (active_[i].slot == slot) next_ = i + 1;
+      if (long_latency) demote(slot);
+      break;
+  }
+}
+
+void WarpScheduler::demote(uint32_t slot) {
+  if (policy_ != SchedulerPolicy::TwoLevel) return;
+  for (size_t i = 0; i < active_.size(); ++i) {
+    if (active_[i].slot != slot) continue;
+    pending_.push_back(active_[i]);
+    active_.erase(active_.begin() + long(i));
+    if (next_ > i) --next_;
+    refill_active();
+    return;
+  }
+}
+
+std::vector<uint32_t> WarpScheduler::active_queue() const {
+  std::vector<uint32_t> out;
+  for (const Warp& w : active_) out.push_back(w.slot);
+  return out;
+}
+
+}  // namespace warpreg

@@ -1,0 +1,158 @@
+#include "platforms/sm/platform.h"
+
+#include <vector>
+
+#include "modules/operand_path/crossbar.h"
+#include "modules/regfile/regfile_module.h"
+#include "platforms/sm/sm_module.h"
+#include "power/energy.h"
+
+namespace warpreg {
+
+class SmPlatformImpl {
+ public:
+  SmPlatformImpl(const Params& params, std::unique_ptr<Workload> workload, RunSettings settings)
+      : params_(params),
+        settings_(std::move(settings)),
+        workload_(std::move(workload)),
+        tech_(power::TechTable::load(params.text("power.tech"))),
+        clock_(params.real("sim.clock_mhz")),
+        config_(SmConfig::from(params)),
+        shadow_(config_.limits.max_warps, kMaxArchRegisters + 1),
+        regfile_("regfile", params, tech_, clock_),
+        crossbar_("crossbar", params, tech_, clock_.ns_per_cycle()),
+        sm_("sm", config_, *workload_, shadow_, tech_, clock_,
+            static_cast<uint64_t>(params.integer("sim.quantum_cycles")),
+            static_cast<uint64_t>(params.integer("sim.max_cycles"))) {
+    check_register_file_fits();
+    // The operand path: SM collectors -> crossbar -> [stages of later designs] -> banks.
+    sm_.rf_socket.bind(crossbar_.target);
+    crossbar_.initiator.bind(regfile_.socket);
+    blocks_ = {&regfile_, &crossbar_, &sm_};
+    sm_.set_progress(settings_.progress);
+    if (!settings_.vcd_path.empty()) open_waveform();
+  }
+
+  ~SmPlatformImpl() {
+    if (vcd_) sc_core::sc_close_vcd_trace_file(vcd_);
+  }
+
+  nlohmann::json run() {
+    sc_core::sc_start();
+    const SmCore& core = sm_.core();
+    const SmCore::Counters& c = core.counters();
+    const uint64_t cycles = sm_.end_cycle();
+    nlohmann::json stats;
+    stats["schema_version"] = 1;
+    stats["preset"] = params_.preset();
+    stats["workload"] = workload_->describe();
+    stats["kernel"] = {{"name", core.kernel().name},
+                       {"ctas", core.kernel().ctas},
+                       {"threads_per_cta", core.kernel().threads_per_cta},
+                       {"regs_per_thread", core.kernel().regs_per_thread},
+                       {"shared_mem_per_cta", core.kernel().shared_mem_per_cta}};
+    std::string status = "ok";
+    if (core.failed())
+      status = core.failure_kind();
+    else if (sm_.hit_max_cycles())
+      status = "max_cycles";
+    stats["status"] = status;
+    if (core.failed())
+      stats["error"] = core.failure();
+    else if (sm_.hit_max_cycles())
+      stats["error"] =
+          "stopped at sim.max_cycles = " + std::to_string(cycles) + " before the kernel finished";
+    stats["cycles"] = cycles;
+    stats["warp_instructions"] = c.warp_instructions;
+    stats["thread_instructions"] = c.thread_instructions;
+    stats["ipc"] = cycles ? double(c.warp_instructions) / double(cycles) : 0.0;
+    nlohmann::json by_class = nlohmann::json::object();
+    for (unsigned i = 0; i < kInstClassCount; ++i)
+      by_class[std::string(to_string(static_cast<InstClass>(i)))] = c.by_class[i];
+    stats["instructions_by_class"] = by_class;
+    stats["occupancy"] = {{"ctas", core.occupancy().ctas},
+                          {"warps", core.occupancy().warps()},
+                          {"regs_per_thread", core.occupancy().regs_per_thread},
+                          {"limiter", core.occupancy().limiter}};
+    stats["memory"] = {{"loads", c.loads}, {"load_hits", c.load_hits}, {"stores", c.stores}};
+    const RegFileCore::Counters& rf = regfile_.core().counters();
+    stats["rf"] = {{"reads", rf.reads},
+                   {"writes", rf.writes},
+                   {"bank_conflicts", rf.conflicted_reads},
+                   {"conflict_cycles", rf.conflict_cycles}};
+    stats["integrity"] = {{"checked_reads", shadow_.checked_reads()},
+                          {"mismatches", shadow_.mismatches()}};
+    double dynamic = 0, leakage = 0;
+    nlohmann::json blocks = nlohmann::json::object();
+    for (ReportingBlock* b : blocks_) {
+      nlohmann::json j = b->stats(cycles);
+      dynamic += j.value("dynamic_pj", 0.0);
+      leakage += j.value("leakage_pj", 0.0);
+      blocks[b->block_name()] = std::move(j);
+    }
+    stats["blocks"] = std::move(blocks);
+    stats["energy_pj"] = {{"dynamic", dynamic}, {"leakage", leakage}, {"total", dynamic + leakage}};
+    stats["technology"] = tech_.name();
+    stats["params"] = params_.to_json();
+    return stats;
+  }
+
+  nlohmann::json describe() const {
+    nlohmann::json blocks = nlohmann::json::object();
+    for (const ReportingBlock* b : blocks_) blocks[b->block_name()] = b->describe();
+    return {{"preset", params_.preset()},
+            {"technology", tech_.name()},
+            {"clock_mhz", params_.real("sim.clock_mhz")},
+            {"operand_path", {"sm.collectors", "crossbar", "regfile"}},
+            {"blocks", std::move(blocks)},
+            {"params", params_.to_json()}};
+  }
+
+ private:
+  void check_register_file_fits() const {
+    const Occupancy& occ = sm_.core().occupancy();
+    const uint64_t needed = uint64_t(occ.warps()) * occ.regs_per_warp();
+    const uint32_t have = regfile_.core().config().physical_registers();
+    if (needed > have)
+      throw ConfigError("register file holds " + std::to_string(have) + " warp registers but " +
+                        std::to_string(occ.warps()) + " resident warps need " +
+                        std::to_string(needed));
+  }
+
+  void open_waveform() {
+    std::string base = settings_.vcd_path;
+    if (base.size() > 4 && base.compare(base.size() - 4, 4, ".vcd") == 0)
+      base.resize(base.size() - 4);
+    vcd_ = sc_core::sc_create_vcd_trace_file(base.c_str());
+    if (!vcd_) throw ConfigError("cannot create waveform file " + settings_.vcd_path);
+    vcd_->set_time_unit(clock_.ticks_per_cycle() * sc_core::sc_get_time_resolution().to_seconds(),
+                        sc_core::SC_SEC);
+    regfile_.enable_trace(vcd_);
+    sm_.set_cycle_hook([this](uint64_t cycle) { regfile_.trace_cycle(cycle); });
+  }
+
+  Params params_;
+  RunSettings settings_;
+  std::unique_ptr<Workload> workload_;
+  power::TechTable tech_;
+  CycleClock clock_;
+  SmConfig config_;
+  ShadowRegisterFile shadow_;
+  RegisterFileModule regfile_;
+  Crossbar crossbar_;
+  SmModule sm_;
+  std::vector<ReportingBlock*> blocks_;
+  sc_core::sc_trace_file* vcd_ = nullptr;
+};
+
+SmPlatform::SmPlatform(const Params& params, std::unique_ptr<Workload> workload,
+                       RunSettings settings)
+    : impl_(std::make_unique<SmPlatformImpl>(params, std::move(workload), std::move(settings))) {}
+
+SmPlatform::~SmPlatform() = default;
+
+nlohmann::json SmPlatform::run() { return impl_->run(); }
+
+nlohmann::json SmPlatform::describe() const { return impl_->describe(); }
+
+}  // namespace warpreg

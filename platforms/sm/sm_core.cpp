@@ -1,0 +1,471 @@
+#include "platforms/sm/sm_core.h"
+
+#include <algorithm>
+#include <sstream>
+
+#include "modules/common/params.h"
+
+namespace warpreg {
+
+UnitType unit_of(InstClass c) {
+  switch (c) {
+    case InstClass::Sfu:
+      return UnitType::Sfu;
+    case InstClass::Load:
+    case InstClass::Store:
+      return UnitType::Mem;
+    default:
+      return UnitType::Sp;
+  }
+}
+
+namespace {
+const char* kUnitNames[kUnitTypes] = {"SP", "SFU", "MEM"};
+
+SchedulerPolicy parse_policy(const std::string& name) {
+  if (name == "lrr") return SchedulerPolicy::Lrr;
+  if (name == "two_level") return SchedulerPolicy::TwoLevel;
+  return SchedulerPolicy::Gto;
+}
+
+uint64_t splitmix64(uint64_t& state) {
+  uint64_t z = (state += 0x9e3779b97f4a7c15ull);
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+  return z ^ (z >> 31);
+}
+
+std::string hex(uint64_t v) {
+  std::ostringstream s;
+  s << "0x" << std::hex << v;
+  return s.str();
+}
+}  // namespace
+
+SmConfig SmConfig::from(const Params& p) {
+  auto u32 = [&p](const char* name) { return static_cast<uint32_t>(p.integer(name)); };
+  SmConfig c;
+  c.limits.max_warps = u32("sm.max_warps");
+  c.limits.max_threads = u32("sm.max_threads");
+  c.limits.max_ctas = u32("sm.max_ctas");
+  c.limits.shared_mem_bytes = u32("sm.shared_mem_bytes");
+  c.limits.registers = u32("sm.registers");
+  c.limits.reg_alloc_granularity = u32("sm.reg_alloc_granularity");
+  c.schedulers = u32("sm.schedulers");
+  c.issue_width = u32("sm.issue_width");
+  c.policy = parse_policy(p.text("sm.scheduler"));
+  c.ready_queue = u32("sm.ready_queue");
+  c.collectors = {u32("collector.sp"), u32("collector.sfu"), u32("collector.mem")};
+  c.exec_units = {u32("exec.sp_units"), u32("exec.sfu_units"), u32("exec.mem_units")};
+  c.alu_latency = u32("exec.alu_latency");
+  c.sfu_latency = u32("exec.sfu_latency");
+  c.sfu_interval = u32("exec.sfu_interval");
+  c.branch_latency = u32("exec.branch_latency");
+  c.store_latency = u32("exec.store_latency");
+  c.mem_hit_rate = p.real("mem.hit_rate");
+  c.mem_hit_latency = u32("mem.hit_latency");
+  c.mem_miss_latency = u32("mem.miss_latency");
+  c.seed = static_cast<uint64_t>(p.integer("sim.seed"));
+  c.watchdog_cycles = static_cast<uint64_t>(p.integer("sim.watchdog_cycles"));
+  return c;
+}
+
+SmCore::SmCore(const SmConfig& config, Workload& workload, OperandPort& port,
+               ShadowRegisterFile& shadow)
+    : config_(config),
+      workload_(workload),
+      port_(port),
+      shadow_(shadow),
+      kernel_(workload.shape()),
+      occupancy_(compute_occupancy(config.limits, kernel_)),
+      rng_state_(config.seed ^ 0x5eed0fca11ab1e5ull) {
+  warps_.resize(config_.limits.max_warps);
+  ctas_.resize(occupancy_.ctas);
+  uint32_t id = 0;
+  for (unsigned t = 0; t < kUnitTypes; ++t) {
+    collector_begin_[t] = id;
+    for (uint32_t i = 0; i < config_.collectors[t]; ++i, ++id) {
+      collectors_.emplace_back();
+      collectors_.back().type = static_cast<UnitType>(t);
+    }
+    free_collectors_[t] = config_.collectors[t];
+    unit_free_[t].assign(config_.exec_units[t], 0);
+  }
+  for (uint32_t s = 0; s < config_.schedulers; ++s)
+    schedulers_.emplace_back(config_.policy, config_.ready_queue);
+}
+
+void SmCore::fail(const char* kind, std::string message) {
+  if (!failure_.empty()) return;
+  failure_kind_ = kind;
+  failure_ = std::move(message);
+}
+
+void SmCore::launch_ctas(uint64_t now) {
+  for (uint32_t c = 0; c < ctas_.size() && next_cta_ < kernel_.ctas; ++c)
+    if (!ctas_[c].busy) launch_cta(c, now);
+}
+
+void SmCore::launch_cta(uint32_t cta_slot, uint64_t now) {
+  Cta& cta = ctas_[cta_slot];
+  cta.busy = true;
+  cta.id = next_cta_++;
+  cta.warps_left = occupancy_.warps_per_cta;
+  cta.live = occupancy_.warps_per_cta;
+  cta.at_barrier = 0;
+  ++counters_.ctas_launched;
+  for (uint32_t k = 0; k < occupancy_.warps_per_cta; ++k) {
+    const uint32_t slot = cta_slot * occupancy_.warps_per_cta + k;
+    Warp& w = warps_[slot];
+    w = Warp{};
+    w.state = WarpState::Running;
+    w.cta_slot = cta_slot;
+    w.cta_id = cta.id;
+    w.warp_in_cta = k;
+    w.stream = &workload_.load_warp(slot, cta.id, k);
+    shadow_.reset_warp(slot);
+    RfAccess& a = txn_.access();
+    txn_.prepare(RfAccessKind::Launch, nullptr);
+    a.warp_slot = static_cast<uint16_t>(slot);
+    a.cta_slot = static_cast<uint16_t>(cta_slot);
+    a.regs_per_warp = occupancy_.regs_per_warp();
+    a.phys_reg = slot * occupancy_.regs_per_warp();
+    port_.access(txn_, now);
+    schedulers_[slot % schedulers_.size()].add_warp(slot, launch_age_++);
+  }
+}
+
+void SmCore::finish_warp(uint32_t slot, uint64_t now) {
+  Warp& w = warps_[slot];
+  RfAccess& a = txn_.access();
+  txn_.prepare(RfAccessKind::Retire, nullptr);
+  a.warp_slot = static_cast<uint16_t>(slot);
+  a.cta_slot = static_cast<uint16_t>(w.cta_slot);
+  a.regs_per_warp = occupancy_.regs_per_warp();
+  a.phys_reg = slot * occupancy_.regs_per_warp();
+  port_.access(txn_, now);
+  w.state = WarpState::Empty;
+  counters_.last_cycle = now;
+  Cta& cta = ctas_[w.cta_slot];
+  if (--cta.warps_left == 0) {
+    cta.busy = false;
+    ++ctas_done_;
+    launch_ctas(now);
+  }
+}
+
+int SmCore::free_collector(UnitType t) const {
+  const unsigned ti = static_cast<unsigned>(t);
+  for (uint32_t i = 0; i < config_.collectors[ti]; ++i)
+    if (!collectors_[collector_begin_[ti] + i].busy) return int(collector_begin_[ti] + i);
+  return -1;
+}
+
+bool SmCore::can_issue(uint32_t slot) const {
+  const Warp& w = warps_[slot];
+  if (w.state != WarpState::Running || w.branch_pending || w.last_issue == issue_cycle_)
+    return false;
+  const WarpInst& inst = w.stream->insts[w.next];
+  if (inst.cls == InstClass::Exit || inst.cls == InstClass::Barrier) return true;
+  for (unsigned i = 0; i < inst.num_src; ++i)
+    if (w.pending_writes.test(inst.src[i])) return false;
+  for (unsigned i = 0; i < inst.num_dst; ++i)
+    if (w.pending_writes.test(inst.dst[i])) return false;
+  return free_collectors_[static_cast<unsigned>(unit_of(inst.cls))] > 0;
+}
+
+void SmCore::issue(uint32_t slot, uint64_t now) {
+  Warp& w = warps_[slot];
+  const WarpInst& inst = w.stream->insts[w.next];
+  const uint32_t index = w.next++;
+  w.last_issue = now;
+  ++counters_.warp_instructions;
+  counters_.thread_instructions += static_cast<uint64_t>(__builtin_popcount(inst.active));
+  ++counters_.by_class[static_cast<unsigned>(inst.cls)];
+  WarpScheduler& scheduler = schedulers_[slot % schedulers_.size()];
+  Cta& cta = ctas_[w.cta_slot];
+
+  if (inst.cls == InstClass::Exit) {
+    w.state = WarpState::Exiting;
+    scheduler.remove_warp(slot);
+    --cta.live;
+    ++counters_.retired;
+    last_retire_cycle_ = now;
+    release_barrier_if_complete(w.cta_slot);
+    if (w.outstanding == 0) finish_warp(slot, now);
+    return;
+  }
+  if (inst.cls == InstClass::Barrier) {
+    w.state = WarpState::AtBarrier;
+    scheduler.demote(slot);
+    ++cta.at_barrier;
+    ++counters_.retired;
+    last_retire_cycle_ = now;
+    release_barrier_if_complete(w.cta_slot);
+    return;
+  }
+
+  const UnitType type = unit_of(inst.cls);
+  const int cu = free_collector(type);
+  Collector& col = collectors_[uint32_t(cu)];
+  col.busy = true;
+  col.warp = slot;
+  col.inst = index;
+  --free_collectors_[static_cast<unsigned>(type)];
+  ++counters_.collector_allocations;
+
+  uint64_t ready = now + 1;
+  RfAccess& a = txn_.access();
+  for (unsigned k = 0; k < inst.num_src; ++k) {
+    const uint16_t reg = inst.src[k];
+    if (reg == kZeroRegister) continue;
+    if (reg >= occupancy_.regs_per_warp()) {
+      fail("bad_workload",
+           "warp " + std::to_string(slot) + " (CTA " + std::to_string(w.cta_id) + ") at PC " +
+               hex(inst.pc) + " reads R" + std::to_string(reg) + " but the kernel allocates " +
+               std::to_string(occupancy_.regs_per_warp()) + " registers per thread");
+      return;
+    }
+    txn_.prepare(RfAccessKind::Read, &col.operands[k]);
+    a.warp_slot = static_cast<uint16_t>(slot);
+    a.cta_slot = static_cast<uint16_t>(w.cta_slot);
+    a.arch_reg = reg;
+    a.collector = static_cast<uint16_t>(cu);
+    a.operand_slot = static_cast<uint8_t>(k);
+    a.active_mask = inst.active;
+    a.phys_reg = slot * occupancy_.regs_per_warp() + reg;
+    a.pc = inst.pc;
+    ready = std::max(ready, port_.access(txn_, now));
+    ++counters_.operand_reads;
+    if (!shadow_.check(slot, reg, inst.pc, inst.active, col.operands[k])) {
+      const ShadowRegisterFile::Mismatch& m = shadow_.first_mismatch();
+      fail("integrity_mismatch", "integrity mismatch: warp slot " + std::to_string(m.warp_slot) +
+                                     " (CTA " + std::to_string(w.cta_id) + ", warp " +
+                                     std::to_string(w.warp_in_cta) + ") R" + std::to_string(m.reg) +
+                                     " at PC " + hex(m.pc) + " lane " + std::to_string(m.lane) +
+                                     ": expected " + hex(m.expected) + ", got " + hex(m.got));
+    }
+  }
+  col.ready_cycle = ready;
+  for (unsigned k = 0; k < inst.num_dst; ++k)
+    if (inst.dst[k] != kZeroRegister) w.pending_writes.set(inst.dst[k]);
+  ++w.outstanding;
+  if (inst.cls == InstClass::Branch) w.branch_pending = true;
+  scheduler.issued(slot, inst.cls == InstClass::Load);
+}
+
+void SmCore::release_barrier_if_complete(uint32_t cta_slot) {
+  Cta& cta = ctas_[cta_slot];
+  if (cta.at_barrier == 0 || cta.at_barrier < cta.live) return;
+  cta.at_barrier = 0;
+  for (uint32_t k = 0; k < occupancy_.warps_per_cta; ++k) {
+    Warp& w = warps_[cta_slot * occupancy_.warps_per_cta + k];
+    if (w.state == WarpState::AtBarrier) w.state = WarpState::Running;
+  }
+}
+
+uint32_t SmCore::latency_of(const WarpInst& inst) {
+  switch (inst.cls) {
+    case InstClass::Sfu:
+      return config_.sfu_latency;
+    case InstClass::Load: {
+      ++counters_.loads;
+      const double u = double(splitmix64(rng_state_) >> 11) * 0x1.0p-53;
+      if (u < config_.mem_hit_rate) {
+        ++counters_.load_hits;
+        return config_.mem_hit_latency;
+      }
+      return config_.mem_miss_latency;
+    }
+    case InstClass::Store:
+      ++counters_.stores;
+      return config_.store_latency;
+    case InstClass::Branch:
+    case InstClass::Barrier:
+    case InstClass::Exit:
+      return config_.branch_latency;
+    case InstClass::Alu:
+      break;
+  }
+  return config_.alu_latency;
+}
+
+void SmCore::dispatch(uint64_t now) {
+  for (unsigned t = 0; t < kUnitTypes; ++t) {
+    const uint32_t count = config_.collectors[t];
+    std::vector<uint64_t>& units = unit_free_[t];
+    for (uint32_t i = 0; i < count; ++i) {
+      const uint32_t id = collector_begin_[t] + (collector_rr_[t] + i) % count;
+      Collector& col = collectors_[id];
+      if (!col.busy || col.ready_cycle > now) continue;
+      auto unit = std::find_if(units.begin(), units.end(), [now](uint64_t f) { return f <= now; });
+      if (unit == units.end()) break;
+      const WarpInst& inst = warps_[col.warp].stream->insts[col.inst];
+      *unit = now + (t == static_cast<unsigned>(UnitType::Sfu) ? config_.sfu_interval : 1);
+      schedule(now + latency_of(inst), EventKind::Complete, col.warp, col.inst);
+      col.busy = false;
+      ++free_collectors_[t];
+      ++counters_.dispatches;
+      collector_rr_[t] = (id - collector_begin_[t] + 1) % count;
+    }
+  }
+}
+
+void SmCore::schedule(uint64_t cycle, EventKind kind, uint32_t warp, uint32_t inst) {
+  events_.push(Event{cycle, event_order_++, kind, warp, inst});
+}
+
+void SmCore::complete(const Event& e, uint64_t now) {
+  Warp& w = warps_[e.warp];
+  const WarpInst& inst = w.stream->insts[e.inst];
+  if (inst.cls == InstClass::Branch) w.branch_pending = false;
+  uint64_t ready = 0;
+  RfAccess& a = txn_.access();
+  for (unsigned k = 0; k < inst.num_dst; ++k) {
+    const uint16_t reg = inst.dst[k];
+    if (reg == kZeroRegister) continue;
+    if (reg >= occupancy_.regs_per_warp()) {
+      fail("bad_workload", "warp " + std::to_string(e.warp) + " at PC " + hex(inst.pc) +
+                               " writes R" + std::to_string(reg) + " but the kernel allocates " +
+                               std::to_string(occupancy_.regs_per_warp()) +
+                               " registers per thread");
+      return;
+    }
+    // The stream's values are the driver's; stages on the path may transform the buffer.
+    writeback_buffer_ = w.stream->values[inst.value_index + k];
+    txn_.prepare(RfAccessKind::Write, &writeback_buffer_);
+    a.warp_slot = static_cast<uint16_t>(e.warp);
+    a.cta_slot = static_cast<uint16_t>(w.cta_slot);
+    a.arch_reg = reg;
+    a.active_mask = inst.active;
+    a.phys_reg = e.warp * occupancy_.regs_per_warp() + reg;
+    a.pc = inst.pc;
+    ready = std::max(ready, port_.access(txn_, now));
+    shadow_.write(e.warp, reg, inst.active, w.stream->values[inst.value_index + k]);
+    ++counters_.result_writes;
+  }
+  if (ready == 0) {
+    retire(e.warp, now);
+    return;
+  }
+  schedule(std::max(ready, now + 1), EventKind::WriteDone, e.warp, e.inst);
+}
+
+void SmCore::write_done(const Event& e, uint64_t now) {
+  Warp& w = warps_[e.warp];
+  const WarpInst& inst = w.stream->insts[e.inst];
+  for (unsigned k = 0; k < inst.num_dst; ++k)
+    if (inst.dst[k] != kZeroRegister) w.pending_writes.reset(inst.dst[k]);
+  retire(e.warp, now);
+}
+
+void SmCore::retire(uint32_t slot, uint64_t now) {
+  Warp& w = warps_[slot];
+  --w.outstanding;
+  ++counters_.retired;
+  last_retire_cycle_ = now;
+  if (w.state == WarpState::Exiting && w.outstanding == 0) finish_warp(slot, now);
+}
+
+uint64_t SmCore::step(uint64_t now) {
+  // The first CTAs launch in the first step, once the operand path is bound.
+  if (!started_) {
+    started_ = true;
+    launch_ctas(now);
+  }
+  while (!events_.empty() && events_.top().cycle <= now) {
+    const Event e = events_.top();
+    events_.pop();
+    if (e.kind == EventKind::Complete)
+      complete(e, now);
+    else
+      write_done(e, now);
+    if (failed()) return kNever;
+  }
+  dispatch(now);
+
+  issue_cycle_ = now;
+  bool issued = false;
+  for (WarpScheduler& scheduler : schedulers_) {
+    for (uint32_t n = 0; n < config_.issue_width; ++n) {
+      const int slot = scheduler.pick([this](uint32_t s) { return can_issue(s); });
+      if (slot < 0) break;
+      issue(uint32_t(slot), now);
+      issued = true;
+      if (failed()) return kNever;
+    }
+  }
+  if (issued) ++counters_.issue_cycles;
+  if (done()) return kNever;
+
+  if (now - last_retire_cycle_ >= config_.watchdog_cycles) {
+    fail("watchdog",
+         "watchdog: no warp instruction retired for " + std::to_string(now - last_retire_cycle_) +
+             " cycles (sim.watchdog_cycles = " + std::to_string(config_.watchdog_cycles) +
+             ") at cycle " + std::to_string(now) + "\n" + warp_report(now));
+    return kNever;
+  }
+  if (issued) return now + 1;
+  const uint64_t next = next_event_cycle(now);
+  if (next == kNever) {
+    fail("watchdog", "deadlock: nothing can happen any more at cycle " + std::to_string(now) +
+                         "\n" + warp_report(now));
+    return kNever;
+  }
+  // Wake up in time for the watchdog even when the next event is far away.
+  return std::min(next, last_retire_cycle_ + config_.watchdog_cycles);
+}
+
+uint64_t SmCore::next_event_cycle(uint64_t now) const {
+  uint64_t next = events_.empty() ? kNever : events_.top().cycle;
+  for (const Collector& col : collectors_) {
+    if (!col.busy) continue;
+    const auto& units = unit_free_[static_cast<unsigned>(col.type)];
+    const uint64_t unit = *std::min_element(units.begin(), units.end());
+    next = std::min(next, std::max({col.ready_cycle, unit, now + 1}));
+  }
+  return next;
+}
+
+std::string SmCore::warp_report(uint64_t now) const {
+  std::ostringstream out;
+  out << "cycle " << now << ", CTAs done " << ctas_done_ << " of " << kernel_.ctas
+      << ", events pending " << events_.size() << "\n";
+  for (uint32_t slot = 0; slot < warps_.size(); ++slot) {
+    const Warp& w = warps_[slot];
+    if (w.state == WarpState::Empty) continue;
+    out << "  warp slot " << slot << " (CTA " << w.cta_id << ", warp " << w.warp_in_cta << "): ";
+    if (w.state == WarpState::Exiting) {
+      out << "exited, waiting for " << w.outstanding << " instruction(s) to retire\n";
+      continue;
+    }
+    const WarpInst& inst = w.stream->insts[w.next];
+    out << "next PC " << hex(inst.pc) << " (" << to_string(inst.cls) << "), " << w.outstanding
+        << " in flight; ";
+    if (w.state == WarpState::AtBarrier) {
+      out << "waits at a barrier (" << ctas_[w.cta_slot].at_barrier << " of "
+          << ctas_[w.cta_slot].live << " warps arrived)\n";
+      continue;
+    }
+    if (w.branch_pending) {
+      out << "waits for a branch to resolve\n";
+      continue;
+    }
+    std::string regs;
+    for (unsigned i = 0; i < inst.num_src; ++i)
+      if (w.pending_writes.test(inst.src[i])) regs += " R" + std::to_string(inst.src[i]);
+    for (unsigned i = 0; i < inst.num_dst; ++i)
+      if (w.pending_writes.test(inst.dst[i])) regs += " R" + std::to_string(inst.dst[i]);
+    if (!regs.empty())
+      out << "waits on the scoreboard for" << regs << "\n";
+    else if (inst.cls != InstClass::Exit && inst.cls != InstClass::Barrier &&
+             free_collectors_[static_cast<unsigned>(unit_of(inst.cls))] == 0)
+      out << "waits for a free " << kUnitNames[static_cast<unsigned>(unit_of(inst.cls))]
+          << " collector unit\n";
+    else
+      out << "ready to issue\n";
+  }
+  return out.str();
+}
+
+}  // namespace warpreg

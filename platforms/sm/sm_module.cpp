@@ -1,0 +1,116 @@
+#include "platforms/sm/sm_module.h"
+
+#include <cstdio>
+
+#include "power/tech_scaling.h"
+
+namespace warpreg {
+
+SmModule::SmModule(sc_core::sc_module_name name, const SmConfig& config, Workload& workload,
+                   ShadowRegisterFile& shadow, const power::TechTable& tech,
+                   const CycleClock& clock, uint64_t quantum_cycles, uint64_t max_cycles)
+    : sc_core::sc_module(name),
+      rf_socket("rf_socket"),
+      clock_(clock),
+      core_(config, workload, *this, shadow),
+      quantum_(quantum_cycles),
+      max_cycles_(max_cycles),
+      energy_("collectors", clock.ns_per_cycle()),
+      collector_units_(config.collectors[0] + config.collectors[1] + config.collectors[2]) {
+  buffer_writes_ =
+      energy_.add_event("operand_writes", "operands written into collector buffers (128 B each)",
+                        power::scaled(tech, "collector_write", "access_bytes", kWarpRegisterBytes));
+  buffer_reads_ = energy_.add_event(
+      "operand_reads", "operands read out of collector buffers at dispatch (128 B each)",
+      power::scaled(tech, "collector_read", "access_bytes", kWarpRegisterBytes));
+  SC_HAS_PROCESS(SmModule);
+  SC_THREAD(run);
+}
+
+uint64_t SmModule::access(RfTransaction& txn, uint64_t cycle) {
+  sc_core::sc_time delay = clock_.cycles(cycle - synced_cycle_);
+  rf_socket->b_transport(txn.payload(), delay);
+  if (txn.payload().is_response_error())
+    SC_REPORT_FATAL(
+        "warpreg/sm",
+        ("register-file access failed: " + txn.payload().get_response_string()).c_str());
+  return clock_.cycle_of(delay) + synced_cycle_;
+}
+
+void SmModule::advance_to(uint64_t cycle) {
+  if (cycle > synced_cycle_) {
+    sc_core::wait(clock_.cycles(cycle - synced_cycle_));
+    synced_cycle_ = cycle;
+  }
+}
+
+void SmModule::report_progress(uint64_t now, bool final) {
+  const auto t = std::chrono::steady_clock::now();
+  if (!final && t - last_progress_ < std::chrono::milliseconds(500)) return;
+  if (!final && t - started_ < std::chrono::seconds(2)) return;
+  last_progress_ = t;
+  const SmCore::Counters& c = core_.counters();
+  std::fprintf(
+      stderr, "\r[warpreg] cycle %llu, %llu warp instructions, CTA %llu of %u%s",
+      static_cast<unsigned long long>(now), static_cast<unsigned long long>(c.warp_instructions),
+      static_cast<unsigned long long>(c.ctas_launched), core_.kernel().ctas, final ? "\n" : "");
+}
+
+void SmModule::run() {
+  started_ = last_progress_ = std::chrono::steady_clock::now();
+  uint64_t now = 0;
+  uint64_t steps = 0;
+  for (;;) {
+    if (cycle_hook_) cycle_hook_(now);
+    const uint64_t next = core_.step(now);
+    if (next == SmCore::kNever) break;
+    if (max_cycles_ != 0 && next >= max_cycles_) {
+      hit_max_cycles_ = true;
+      now = max_cycles_;
+      break;
+    }
+    if (cycle_hook_) {
+      // Trace every cycle in between so the waveform shows idle spans too.
+      for (uint64_t c = now + 1; c < next; ++c) {
+        advance_to(c);
+        cycle_hook_(c);
+      }
+    }
+    now = next;
+    if (now - synced_cycle_ >= quantum_) advance_to(now);
+    if (progress_ && (++steps & 0xffff) == 0) report_progress(now, false);
+  }
+  if (core_.done()) now = core_.counters().last_cycle;
+  end_cycle_ = now;
+  advance_to(now);
+  if (progress_ && std::chrono::steady_clock::now() - started_ >= std::chrono::seconds(2))
+    report_progress(now, true);
+}
+
+nlohmann::json SmModule::stats(uint64_t end_cycle) {
+  const SmCore::Counters& c = core_.counters();
+  energy_.count(buffer_writes_, c.operand_reads - energy_.events(buffer_writes_));
+  energy_.count(buffer_reads_, c.operand_reads - energy_.events(buffer_reads_));
+  energy_.finish(end_cycle);
+  nlohmann::json j = energy_.to_json();
+  j["storage_bits"] = uint64_t(collector_units_) * kMaxSrc * kWarpRegisterBytes * 8;
+  j["allocations"] = c.collector_allocations;
+  j["dispatches"] = c.dispatches;
+  return j;
+}
+
+nlohmann::json SmModule::describe() const {
+  const Occupancy& occ = core_.occupancy();
+  return {{"storage_bits",
+           {{"operand_buffers", uint64_t(collector_units_) * kMaxSrc * kWarpRegisterBytes * 8}}},
+          {"units", collector_units_},
+          {"operands_per_unit", kMaxSrc},
+          {"occupancy",
+           {{"ctas", occ.ctas},
+            {"warps", occ.warps()},
+            {"regs_per_thread", occ.regs_per_thread},
+            {"limiter", occ.limiter}}},
+          {"energy", energy_.describe()}};
+}
+
+}  // namespace warpreg

@@ -1,0 +1,67 @@
+#pragma once
+// The SM as a SystemC module: one thread runs the SmCore loosely timed, in
+// quanta of sim.quantum_cycles, skipping idle spans; register-file accesses
+// leave as TLM transactions on rf_socket with the access cycle annotated.
+#include <tlm_utils/simple_initiator_socket.h>
+
+#include <chrono>
+#include <functional>
+#include <systemc>
+#include <tlm>
+
+#include "modules/common/block.h"
+#include "modules/common/cycle_clock.h"
+#include "platforms/sm/sm_core.h"
+#include "power/energy.h"
+
+namespace warpreg {
+
+class SmModule : public sc_core::sc_module, public OperandPort, public ReportingBlock {
+ public:
+  tlm_utils::simple_initiator_socket<SmModule> rf_socket;
+
+  SmModule(sc_core::sc_module_name name, const SmConfig& config, Workload& workload,
+           ShadowRegisterFile& shadow, const power::TechTable& tech, const CycleClock& clock,
+           uint64_t quantum_cycles, uint64_t max_cycles);
+
+  SmCore& core() { return core_; }
+  const SmCore& core() const { return core_; }
+  /// Cycle at which the run ended.
+  uint64_t end_cycle() const { return end_cycle_; }
+  bool hit_max_cycles() const { return hit_max_cycles_; }
+
+  /// Called once per simulated cycle while a waveform is written (forces a quantum of 1).
+  void set_cycle_hook(std::function<void(uint64_t)> hook) {
+    cycle_hook_ = std::move(hook);
+    quantum_ = 1;
+  }
+  void set_progress(bool on) { progress_ = on; }
+
+  uint64_t access(RfTransaction& txn, uint64_t cycle) override;
+
+  std::string block_name() const override { return "collectors"; }
+  nlohmann::json stats(uint64_t end_cycle) override;
+  nlohmann::json describe() const override;
+
+ private:
+  void run();
+  void advance_to(uint64_t cycle);
+  void report_progress(uint64_t now, bool final);
+
+  CycleClock clock_;
+  SmCore core_;
+  uint64_t quantum_;
+  uint64_t max_cycles_;
+  uint64_t synced_cycle_ = 0;  ///< the cycle SystemC time stands at
+  uint64_t end_cycle_ = 0;
+  bool hit_max_cycles_ = false;
+  bool progress_ = false;
+  std::function<void(uint64_t)> cycle_hook_;
+  std::chrono::steady_clock::time_point started_;
+  std::chrono::steady_clock::time_point last_progress_;
+  power::EnergyAccount energy_;
+  power::EnergyAccount::EventId buffer_writes_, buffer_reads_;
+  uint32_t collector_units_;
+};
+
+}  // namespace warpreg
