@@ -5,6 +5,7 @@
 // states of (unit-cycles spent in the state x mW per unit x ns per cycle).
 // Residency is integrated lazily when a unit changes state, never per cycle.
 #include <cstdint>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <stdexcept>
 #include <string>
@@ -21,7 +22,10 @@ const char* to_string(PowerState s);
 struct TechValue {
   double value = 0;
   std::string unit;    ///< "pJ", "mW", "nA", "V", "mm" ...
+  std::string per;     ///< what one value refers to, e.g. "16-byte bank access" (may be empty)
   std::string source;  ///< seed file, table and row it is quoted from
+  /// Numeric qualifiers the user of the value scales by, e.g. "access_bytes", "bank_bytes".
+  std::map<std::string, double> attributes;
 };
 
 class TechError : public std::runtime_error {
@@ -36,15 +40,21 @@ class TechTable {
   static TechTable load(const std::string& name_or_path);
   const std::string& name() const { return name_; }
   const std::string& description() const { return description_; }
+  const std::string& path() const { return path_; }
+  double technology_nm() const { return technology_nm_; }
   bool has(const std::string& key) const;
   /// Throws TechError naming the table and the key when absent.
   const TechValue& at(const std::string& key) const;
   double value(const std::string& key) const { return at(key).value; }
+  /// A numeric qualifier of a value (e.g. "access_bytes"); throws TechError when absent.
+  double attribute(const std::string& key, const std::string& attribute) const;
   nlohmann::json to_json() const;
 
  private:
   std::string name_;
   std::string description_;
+  std::string path_;
+  double technology_nm_ = 0;
   std::vector<std::pair<std::string, TechValue>> values_;
 };
 
@@ -72,9 +82,11 @@ class EnergyAccount {
   GroupId add_residency(std::string name, std::string description, uint32_t units,
                         PowerState initial, const double (&mw_per_unit)[kPowerStateCount]);
   /// Moves `n` units of a group from one state to another at `cycle` (non-decreasing).
+  /// Throws std::logic_error when fewer than n units are in `from` or `cycle` goes backwards.
   void transition(GroupId group, PowerState from, PowerState to, uint64_t cycle, uint32_t n = 1);
   uint32_t units_in(GroupId group, PowerState s) const;
-  /// Unit-cycles spent in a state, integrated up to `cycle`.
+  /// Unit-cycles spent in a state, integrated up to `cycle` (not before the group's
+  /// last transition: std::logic_error). Does not change the account.
   uint64_t unit_cycles(GroupId group, PowerState s, uint64_t cycle) const;
 
   /// Integrates residency up to `cycle` (call once at the end of simulation).
@@ -85,7 +97,9 @@ class EnergyAccount {
   double leakage_pj() const;  ///< up to the last finish() or transition()
   /// {"events": {NAME: count}, "dynamic_pj", "leakage_pj", "residency": {...}}
   nlohmann::json to_json() const;
-  /// [{"name","description","pj_per_event"}...] for documentation and describe.
+  /// {"block", "cycle_ns", "events": [{"name","description","pj_per_event"}...],
+  ///  "residency": [{"name","description","units","mw_per_unit": {STATE: mW}}...]}
+  /// for documentation and describe.
   nlohmann::json describe() const;
 
  private:

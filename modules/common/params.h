@@ -14,13 +14,13 @@ namespace warpreg {
 enum class ParamType { Int, Real, Bool, Choice, Text };
 
 struct ParamSpec {
-  std::string name;           ///< dotted, e.g. "rf.banks"
+  std::string name;  ///< dotted, e.g. "rf.banks"
   ParamType type = ParamType::Int;
   std::string default_value;  ///< textual default, parsed like a --set value
   std::string unit;           ///< "cycles", "bytes", "registers", "" ...
   std::string description;
-  std::string source;         ///< where the default comes from (seed + section, or GPGPU-Sim config)
-  double min = -1e300;        ///< inclusive range for Int and Real
+  std::string source;   ///< where the default comes from (seed + section, or GPGPU-Sim config)
+  double min = -1e300;  ///< inclusive range for Int and Real
   double max = 1e300;
   std::vector<std::string> choices;  ///< allowed values for Choice
 };
@@ -35,6 +35,10 @@ class ParamError : public std::runtime_error {
 /// Every parameter warpreg knows, sorted by name.
 const std::vector<ParamSpec>& param_catalogue();
 const ParamSpec* find_param(std::string_view name);
+/// Checks `text` as a value of `spec`, as set() does, and returns its canonical text
+/// (decimal for Int, "true"/"false" for Bool). Throws ParamError naming origin and key.
+std::string parse_param_value(const ParamSpec& spec, const std::string& text,
+                              const std::string& origin);
 
 /// Folder holding the shipped presets: $WARPREG_PRESETS, else the source tree's platforms/presets.
 std::string presets_dir();
@@ -56,7 +60,8 @@ class Params {
   /// overrides ("key=value", applied in order). Throws ParamError.
   static Params load(const std::string& preset, const std::vector<std::string>& overrides = {});
 
-  /// Sets one parameter from text; `origin` says where the value came from (for errors and listings).
+  /// Sets one parameter from text; `origin` says where the value came from (for errors and
+  /// listings).
   void set(const std::string& name, const std::string& value, const std::string& origin);
 
   int64_t integer(std::string_view name) const;

@@ -1,0 +1,182 @@
+// warpreg bench: simulation speed of the baseline platform on the synthetic
+// workload, set against the cheapest possible TLM-2.0 transaction (an empty
+// b_transport through simple sockets) measured in the same process and the same
+// sc_start, so that both numbers share the machine's state and the SystemC kernel.
+#include <tlm_utils/simple_initiator_socket.h>
+#include <tlm_utils/simple_target_socket.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <iostream>
+#include <string>
+#include <systemc>
+#include <tlm>
+
+#include "apps/cli.h"
+#include "platforms/sm/platform.h"
+#include "stimuli/driver/workload.h"
+
+namespace warpreg::cli {
+
+namespace {
+
+using nlohmann::json;
+using Clock = std::chrono::steady_clock;
+
+/// The empty target: b_transport only acknowledges.
+struct EmptyTarget : sc_core::sc_module {
+  tlm_utils::simple_target_socket<EmptyTarget> socket;
+
+  explicit EmptyTarget(const sc_core::sc_module_name& name) : sc_module(name), socket("socket") {
+    socket.register_b_transport(this, &EmptyTarget::b_transport);
+  }
+
+  void b_transport(tlm::tlm_generic_payload& trans, sc_core::sc_time&) {
+    trans.set_response_status(tlm::TLM_OK_RESPONSE);
+  }
+};
+
+/// Calls b_transport `calls` times with one reused payload at time zero and times the loop.
+struct EmptyInitiator : sc_core::sc_module {
+  tlm_utils::simple_initiator_socket<EmptyInitiator> socket;
+  uint64_t calls;
+  uint64_t completed = 0;
+  bool reached_target = false;
+  double seconds = 0;
+
+  SC_HAS_PROCESS(EmptyInitiator);
+  EmptyInitiator(const sc_core::sc_module_name& name, uint64_t n)
+      : sc_module(name), socket("socket"), calls(n) {
+    SC_THREAD(loop);
+  }
+
+  void loop() {
+    uint32_t word = 0;
+    tlm::tlm_generic_payload trans;
+    trans.set_command(tlm::TLM_READ_COMMAND);
+    trans.set_address(0);
+    trans.set_data_ptr(reinterpret_cast<unsigned char*>(&word));
+    trans.set_data_length(sizeof word);
+    trans.set_streaming_width(sizeof word);
+    trans.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+    sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
+    const auto start = Clock::now();
+    for (uint64_t i = 0; i < calls; ++i) socket->b_transport(trans, delay);
+    seconds = std::chrono::duration<double>(Clock::now() - start).count();
+    completed = calls;
+    reached_target = trans.is_response_ok();
+  }
+};
+
+double per_second(double count, double seconds) { return seconds > 0 ? count / seconds : 0; }
+
+std::string fixed(double value, int decimals) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.*f", decimals, value);
+  return buf;
+}
+
+}  // namespace
+
+po::options_description bench_options() {
+  po::options_description desc("Options of 'warpreg bench'", kHelpWidth, kHelpWidth / 2);
+  desc.add_options()("json", po::bool_switch(), "Print one JSON object. Default: off (a table).")(
+      "calls,n", po::value<uint64_t>()->default_value(20'000'000)->value_name("N"),
+      "Empty b_transport calls to time.");
+  add_set_option(desc);
+  return desc;
+}
+
+int bench_command(const po::variables_map& vm) {
+  const uint64_t calls = vm["calls"].as<uint64_t>();
+  if (calls == 0) throw UsageError("--calls must be at least 1");
+  // A fixed seed makes runs comparable; --set sim.seed=N still overrides it.
+  // bench has no --preset option, so load_params resolves "baseline".
+  const Params params = load_params(vm, {"sim.seed=1"});
+  auto workload = open_workload("synthetic", params);
+  const std::string workload_text = workload->describe();
+
+  // Both elaborate before run() calls sc_start, so they share that one simulation.
+  SmPlatform platform(params, std::move(workload));
+  EmptyInitiator initiator("warpreg_bench_initiator", calls);
+  EmptyTarget target("warpreg_bench_target");
+  initiator.socket.bind(target.socket);
+
+  const auto start = Clock::now();
+  const json stats = platform.run();
+  const double run_seconds = std::chrono::duration<double>(Clock::now() - start).count();
+
+  const json* status = find_stat(stats, "status");
+  const bool ok = status && status->is_string() && status->get<std::string>() == "ok";
+  if (initiator.completed != calls) {
+    print_error("the b_transport loop did not run to completion during the simulation");
+    return kExitFailed;
+  }
+  if (!initiator.reached_target) {
+    print_error("the empty b_transport did not return TLM_OK_RESPONSE");
+    return kExitFailed;
+  }
+
+  // The loop runs inside the platform's sc_start without yielding; take it out.
+  const double platform_seconds = std::max(run_seconds - initiator.seconds, 1e-9);
+  const double warp_insts = stat_number(stats, {"warp_instructions"}, 0);
+  const double cycles = stat_number(stats, {"cycles"}, 0);
+  const double rf_accesses =
+      stat_number(stats, {"rf.reads"}, 0) + stat_number(stats, {"rf.writes"}, 0);
+  const double insts_per_s = per_second(warp_insts, platform_seconds);
+  const double bt_per_s = per_second(static_cast<double>(calls), initiator.seconds);
+  const double ratio = bt_per_s > 0 ? insts_per_s / bt_per_s : 0;
+  const double bt_per_inst = insts_per_s > 0 ? bt_per_s / insts_per_s : 0;
+
+  const auto count = [](double v) { return static_cast<uint64_t>(v); };
+  const nlohmann::ordered_json result = {
+      {"preset", params.preset()},
+      {"workload", workload_text},
+      {"status", status ? *status : json(nullptr)},
+      {"cycles", count(cycles)},
+      {"warp_instructions", count(warp_insts)},
+      {"rf_accesses", count(rf_accesses)},
+      {"platform_seconds", platform_seconds},
+      {"warp_instructions_per_second", insts_per_s},
+      {"cycles_per_second", per_second(cycles, platform_seconds)},
+      {"rf_accesses_per_second", per_second(rf_accesses, platform_seconds)},
+      {"b_transport_calls", calls},
+      {"b_transport_seconds", initiator.seconds},
+      {"b_transport_per_second", bt_per_s},
+      {"warp_instructions_per_b_transport", ratio},
+      {"b_transport_per_warp_instruction", bt_per_inst},
+  };
+
+  if (vm["json"].as<bool>()) {
+    std::cout << result.dump(2) << '\n';
+  } else {
+    const auto row = [](const std::string& label, const std::string& value) {
+      std::cout << "  " << label << std::string(label.size() < 40 ? 40 - label.size() : 1, ' ')
+                << value << '\n';
+    };
+    std::cout << "warpreg bench: preset " << params.preset() << ", " << workload_text << ", status "
+              << (status && status->is_string() ? status->get<std::string>() : "n/a") << "\n\n";
+    row("platform wall time", fixed(platform_seconds, 3) + " s");
+    row("  simulated cycles", std::to_string(count(cycles)));
+    row("  warp instructions", std::to_string(count(warp_insts)));
+    row("  register-file accesses", std::to_string(count(rf_accesses)));
+    row("  warp instructions/s", format_rate(insts_per_s));
+    row("  simulated cycles/s", format_rate(per_second(cycles, platform_seconds)));
+    row("  register-file accesses/s", format_rate(per_second(rf_accesses, platform_seconds)));
+    row("empty b_transport wall time", fixed(initiator.seconds, 3) + " s");
+    row("  calls", std::to_string(calls));
+    row("  b_transport/s", format_rate(bt_per_s));
+    row("warp instructions/s / b_transport/s", fixed(ratio, 6));
+    row("b_transports per warp instruction", fixed(bt_per_inst, 2));
+  }
+  if (!ok) {
+    const json* error = find_stat(stats, "error");
+    print_error("bench run ended with status " + (status ? status->dump() : "(none)") + ": " +
+                (error ? (error->is_string() ? error->get<std::string>() : error->dump()) : ""));
+    return kExitFailed;
+  }
+  return kExitOk;
+}
+
+}  // namespace warpreg::cli

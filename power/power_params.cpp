@@ -1,0 +1,40 @@
+// Parameters of the energy model: which technology table supplies the
+// coefficients (power/tech/NAME.json, docs/power.md) and the one geometric
+// quantity no table can know, the operand crossbar's wire length.
+#include "modules/common/params.h"
+
+namespace warpreg {
+
+void declare_power_params(std::vector<ParamSpec>& out) {
+  ParamSpec tech;
+  tech.name = "power.tech";
+  tech.type = ParamType::Choice;
+  tech.default_value = "wc45";
+  // Keep in step with the files in power/tech (a test checks it).
+  tech.choices = {"rfv40", "wc45", "wrf32"};
+  tech.description =
+      "Technology table of energy and leakage coefficients (power/tech/NAME.json): rfv40 = "
+      "40 nm, 0.96 V, CACTI 5.3 (register virtualization, seed 000 Table 2); wc45 = 45 nm, "
+      "1.0 V, CACTI and wire model (Warped-Compression, seed 001 Table 3); wrf32 = 32 nm, "
+      "0.9 V, PTM circuit simulation (Warped Register File, seed 002 Table 2). wc45 is the "
+      "default because its seed is the only one that gives bank access, bank leakage and "
+      "wire energy, so only the collector and arbiter coefficients are not its own.";
+  tech.source = "seeds 000-002 (see docs/power.md)";
+  out.push_back(tech);
+
+  ParamSpec wire;
+  wire.name = "power.wire_mm";
+  wire.type = ParamType::Real;
+  wire.default_value = "1.0";
+  wire.unit = "mm";
+  wire.min = 0;
+  wire.max = 100;
+  wire.description =
+      "Wire length of the operand crossbar between the register banks and the operand "
+      "collectors; every 128-bit transfer over it costs the table's crossbar_transfer (pJ/mm) "
+      "times this length.";
+  wire.source = "seed 001 §6.1: 'the data read from the register banks travels 1 mm' (Table 3)";
+  out.push_back(wire);
+}
+
+}  // namespace warpreg

@@ -1,0 +1,351 @@
+#include "stimuli/driver/synthetic_workload.h"
+
+#include <cmath>
+#include <limits>
+
+#include "modules/common/params.h"
+
+namespace warpreg {
+
+namespace {
+
+/// PCs advance by one 16-byte instruction, as in the SASS of Accel-Sim traces.
+constexpr uint64_t kInstructionBytes = 16;
+/// Share of sources that read RZ (SASS uses the zero register freely).
+constexpr double kZeroSourceFraction = 0.03;
+
+uint64_t splitmix64(uint64_t x) {
+  x += 0x9e3779b97f4a7c15ull;
+  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
+  x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
+  return x ^ (x >> 31);
+}
+
+/// xoshiro256** (Blackman and Vigna): a few cycles per 64 random bits.
+class Rng {
+ public:
+  explicit Rng(uint64_t seed) {
+    for (uint64_t& word : state_) {
+      seed = splitmix64(seed);
+      word = seed;
+    }
+  }
+  uint64_t next() {
+    const uint64_t result = rotl(state_[1] * 5, 7) * 9;
+    const uint64_t t = state_[1] << 17;
+    state_[2] ^= state_[0];
+    state_[3] ^= state_[1];
+    state_[1] ^= state_[2];
+    state_[0] ^= state_[3];
+    state_[2] ^= t;
+    state_[3] = rotl(state_[3], 45);
+    return result;
+  }
+  uint32_t next32() { return static_cast<uint32_t>(next() >> 32); }
+  /// Uniform in [0, 1).
+  double uniform() { return static_cast<double>(next() >> 11) * 0x1.0p-53; }
+  bool chance(double probability) { return uniform() < probability; }
+  /// Uniform in [0, n).
+  uint32_t below(uint32_t n) { return static_cast<uint32_t>((uint64_t{next32()} * n) >> 32); }
+  /// Geometric on {1, 2, ...} with the given mean (>= 1).
+  uint32_t geometric(double mean) {
+    if (mean <= 1) return 1;
+    double draw = std::floor(std::log1p(-uniform()) / std::log1p(-1 / mean));
+    return 1 + static_cast<uint32_t>(std::min(draw, 1e9));
+  }
+
+ private:
+  static uint64_t rotl(uint64_t x, int k) { return (x << k) | (x >> (64 - k)); }
+  uint64_t state_[4];
+};
+
+/// Independent random streams per (seed, cta, warp); the static program uses
+/// cta = warp = all ones, which no launch can name.
+uint64_t stream_seed(uint64_t seed, uint32_t cta, uint32_t warp) {
+  return splitmix64(splitmix64(splitmix64(seed) ^ cta) ^ (uint64_t{warp} << 32));
+}
+
+[[noreturn]] void bad_config(const std::string& message) {
+  throw WorkloadError("synthetic workload: " + message);
+}
+
+void require_fraction(double value, const char* name) {
+  if (!(value >= 0 && value <= 1))
+    bad_config(std::string(name) + "=" + std::to_string(value) + " must lie in [0, 1]");
+}
+
+/// A partial mask: a prefix of lanes (a bounds check on the thread index) or a
+/// data-dependent subset; never empty, never full.
+LaneMask partial_mask(Rng& rng) {
+  if (rng.chance(0.5)) return (LaneMask{1} << (1 + rng.below(kWarpSize - 1))) - 1;
+  LaneMask mask;
+  do {
+    mask = rng.next32();
+  } while (mask == 0 || mask == kFullMask);
+  return mask;
+}
+
+/// Fills the lanes of one destination value.
+void fill_value(Rng& rng, SyntheticWorkload::LanePattern pattern, uint32_t stride,
+                WarpRegister& value) {
+  using LanePattern = SyntheticWorkload::LanePattern;
+  uint32_t lane_value = rng.next32();
+  switch (pattern) {
+    case LanePattern::Same:
+      value.lane.fill(lane_value);
+      return;
+    case LanePattern::Affine:
+      for (unsigned lane = 0; lane < kWarpSize; ++lane, lane_value += stride)
+        value.lane[lane] = lane_value;
+      return;
+    case LanePattern::Delta128:
+      // Successive lanes differ by at most 128: one random byte per lane.
+      for (unsigned lane = 0; lane < kWarpSize; lane += 8) {
+        uint64_t bits = rng.next();
+        for (unsigned k = 0; k < 8; ++k, bits >>= 8) {
+          value.lane[lane + k] = lane_value;
+          lane_value +=
+              static_cast<uint32_t>(static_cast<int32_t>(static_cast<int8_t>(bits & 0xff)));
+        }
+      }
+      return;
+    case LanePattern::Delta32K:
+      for (unsigned lane = 0; lane < kWarpSize; lane += 4) {
+        uint64_t bits = rng.next();
+        for (unsigned k = 0; k < 4; ++k, bits >>= 16) {
+          value.lane[lane + k] = lane_value;
+          lane_value +=
+              static_cast<uint32_t>(static_cast<int32_t>(static_cast<int16_t>(bits & 0xffff)));
+        }
+      }
+      return;
+    case LanePattern::Random:
+      for (unsigned lane = 0; lane < kWarpSize; lane += 2) {
+        uint64_t bits = rng.next();
+        value.lane[lane] = static_cast<uint32_t>(bits);
+        value.lane[lane + 1] = static_cast<uint32_t>(bits >> 32);
+      }
+      return;
+  }
+}
+
+struct SourceRange {
+  unsigned min;
+  unsigned max;
+};
+
+/// Register sources per class: address (+ index) for loads, address + data for
+/// stores, an optional condition register for branches.
+SourceRange source_range(InstClass cls) {
+  switch (cls) {
+    case InstClass::Alu:
+      return {1, 3};
+    case InstClass::Sfu:
+      return {1, 2};
+    case InstClass::Load:
+      return {1, 2};
+    case InstClass::Store:
+      return {2, 3};
+    case InstClass::Branch:
+      return {0, 1};
+    case InstClass::Barrier:
+    case InstClass::Exit:
+      break;
+  }
+  return {0, 0};
+}
+
+ValueModel parse_value_model(const std::string& text) {
+  if (text == "similar") return ValueModel::Similar;
+  if (text == "uniform") return ValueModel::Uniform;
+  if (text == "mixed") return ValueModel::Mixed;
+  bad_config("synth.value_model '" + text + "' is not similar, uniform or mixed");
+}
+
+uint32_t to_u32(const Params& params, const char* name) {
+  int64_t value = params.integer(name);
+  if (value < 0 || value > std::numeric_limits<uint32_t>::max())
+    bad_config(std::string(name) + "=" + std::to_string(value) + " does not fit 32 bits");
+  return static_cast<uint32_t>(value);
+}
+
+}  // namespace
+
+std::string_view to_string(ValueModel model) {
+  switch (model) {
+    case ValueModel::Similar:
+      return "similar";
+    case ValueModel::Uniform:
+      return "uniform";
+    case ValueModel::Mixed:
+      return "mixed";
+  }
+  return "?";
+}
+
+SyntheticConfig SyntheticConfig::from_params(const Params& params) {
+  SyntheticConfig config;
+  config.seed = static_cast<uint64_t>(params.integer("sim.seed"));
+  config.ctas = to_u32(params, "synth.ctas");
+  config.threads_per_cta = to_u32(params, "synth.threads_per_cta");
+  config.regs_per_thread = to_u32(params, "synth.regs_per_thread");
+  config.shared_mem_per_cta = to_u32(params, "synth.shared_mem_per_cta");
+  config.insts_per_warp = to_u32(params, "synth.insts_per_warp");
+  config.frac_sfu = params.real("synth.frac_sfu");
+  config.frac_load = params.real("synth.frac_load");
+  config.frac_store = params.real("synth.frac_store");
+  config.frac_branch = params.real("synth.frac_branch");
+  config.divergence = params.real("synth.divergence");
+  config.divergent_run = params.real("synth.divergent_run");
+  config.dep_distance = params.real("synth.dep_distance");
+  config.value_model = parse_value_model(params.text("synth.value_model"));
+  config.barrier_every = to_u32(params, "synth.barrier_every");
+  return config;
+}
+
+SyntheticWorkload::SyntheticWorkload(const SyntheticConfig& config) : config_(config) {
+  if (config_.ctas == 0) bad_config("synth.ctas must be at least 1");
+  if (config_.threads_per_cta == 0) bad_config("synth.threads_per_cta must be at least 1");
+  if (config_.regs_per_thread == 0 || config_.regs_per_thread > kMaxArchRegisters)
+    bad_config("synth.regs_per_thread=" + std::to_string(config_.regs_per_thread) +
+               " must lie in [1, " + std::to_string(kMaxArchRegisters) + "]");
+  if (config_.insts_per_warp == 0) bad_config("synth.insts_per_warp must be at least 1 (the exit)");
+  require_fraction(config_.frac_sfu, "synth.frac_sfu");
+  require_fraction(config_.frac_load, "synth.frac_load");
+  require_fraction(config_.frac_store, "synth.frac_store");
+  require_fraction(config_.frac_branch, "synth.frac_branch");
+  require_fraction(config_.divergence, "synth.divergence");
+  double sum = config_.frac_sfu + config_.frac_load + config_.frac_store + config_.frac_branch;
+  if (sum > 1 + 1e-9)
+    bad_config("synth.frac_sfu + synth.frac_load + synth.frac_store + synth.frac_branch = " +
+               std::to_string(sum) + " exceeds 1 (the rest is ALU)");
+  if (!(config_.dep_distance >= 1)) bad_config("synth.dep_distance must be at least 1");
+  if (!(config_.divergent_run >= 1)) bad_config("synth.divergent_run must be at least 1");
+
+  shape_.name = "synthetic";
+  shape_.ctas = config_.ctas;
+  shape_.threads_per_cta = config_.threads_per_cta;
+  shape_.regs_per_thread = config_.regs_per_thread;
+  shape_.shared_mem_per_cta = config_.shared_mem_per_cta;
+
+  // Runs of mean length L started with probability s from converged code spend a
+  // fraction L / (L + (1 - s) / s) of the time divergent; solve that for s.
+  const double f = config_.divergence;
+  const double run = config_.divergent_run;
+  divergence_start_ = f >= 1 ? 1 : f / (run * (1 - f) + f);
+  divergence_end_ = 1 / run;
+  build_program();
+}
+
+void SyntheticWorkload::build_program() {
+  const SyntheticConfig& c = config_;
+  Rng rng(stream_seed(c.seed, ~0u, ~0u));
+  const uint32_t regs = c.regs_per_thread;
+  const uint32_t count = c.insts_per_warp;
+  const double cumulative_sfu = c.frac_sfu;
+  const double cumulative_load = cumulative_sfu + c.frac_load;
+  const double cumulative_store = cumulative_load + c.frac_store;
+  const double cumulative_branch = cumulative_store + c.frac_branch;
+
+  // latest_producer[i]: the register written by the last instruction at or before
+  // i that writes one, or kZeroRegister when none has yet.
+  std::vector<uint16_t> latest_producer(count, kZeroRegister);
+  auto pick_source = [&](uint32_t index) -> uint16_t {
+    if (rng.chance(kZeroSourceFraction)) return kZeroRegister;
+    uint32_t distance = rng.geometric(c.dep_distance);
+    if (distance <= index && latest_producer[index - distance] != kZeroRegister)
+      return latest_producer[index - distance];
+    return static_cast<uint16_t>(rng.below(regs));  // nothing written yet: read it anyway
+  };
+
+  program_.assign(count, WarpInst{});
+  value_shapes_.clear();
+  for (uint32_t i = 0; i < count; ++i) {
+    WarpInst& inst = program_[i];
+    inst.pc = uint64_t{i} * kInstructionBytes;
+    inst.value_index = static_cast<uint32_t>(value_shapes_.size());
+    if (i > 0) latest_producer[i] = latest_producer[i - 1];
+    if (i + 1 == count) {
+      inst.cls = InstClass::Exit;
+    } else if (c.barrier_every != 0 && (i + 1) % c.barrier_every == 0) {
+      inst.cls = InstClass::Barrier;
+    } else {
+      double draw = rng.uniform();
+      inst.cls = draw < cumulative_sfu      ? InstClass::Sfu
+                 : draw < cumulative_load   ? InstClass::Load
+                 : draw < cumulative_store  ? InstClass::Store
+                 : draw < cumulative_branch ? InstClass::Branch
+                                            : InstClass::Alu;
+    }
+    const SourceRange sources = source_range(inst.cls);
+    inst.num_src = static_cast<uint8_t>(sources.min + rng.below(sources.max - sources.min + 1));
+    for (unsigned s = 0; s < inst.num_src; ++s) inst.src[s] = pick_source(i);
+    if (inst.cls == InstClass::Alu || inst.cls == InstClass::Sfu || inst.cls == InstClass::Load) {
+      inst.num_dst = 1;
+      inst.dst[0] = static_cast<uint16_t>(rng.below(regs));
+      latest_producer[i] = inst.dst[0];
+      ValueShape shape;
+      bool similar = c.value_model == ValueModel::Similar ||
+                     (c.value_model == ValueModel::Mixed && rng.chance(0.5));
+      // Successive-lane distance bins of seed 001 §3 (non-divergent writes): 79 %
+      // are not random; the split of that 79 % among zero/128/32K is ours.
+      double bin = rng.uniform();
+      if (!similar || bin >= 0.79) {
+        shape.pattern = LanePattern::Random;
+      } else if (bin < 0.35) {
+        shape.pattern = LanePattern::Same;
+      } else if (bin < 0.50) {
+        static constexpr uint32_t kStrides[] = {1, 4, 8, 16};  // thread-indexed elements
+        shape.pattern = LanePattern::Affine;
+        shape.stride = kStrides[rng.below(4)];
+      } else if (bin < 0.65) {
+        shape.pattern = LanePattern::Delta128;
+      } else {
+        shape.pattern = LanePattern::Delta32K;
+      }
+      value_shapes_.push_back(shape);
+    }
+  }
+}
+
+const WarpStream& SyntheticWorkload::load_warp(uint32_t slot, uint32_t cta, uint32_t warp) {
+  if (cta >= shape_.ctas || warp >= shape_.warps_per_cta())
+    throw WorkloadError("synthetic workload: no warp " + std::to_string(cta) + " " +
+                        std::to_string(warp) + " in a kernel of " + std::to_string(shape_.ctas) +
+                        " CTAs x " + std::to_string(shape_.warps_per_cta()) + " warps");
+  if (slot >= slots_.size()) slots_.resize(size_t{slot} + 1);
+  if (!slots_[slot]) slots_[slot] = std::make_unique<WarpStream>();
+  WarpStream& stream = *slots_[slot];
+  stream.insts = program_;
+  stream.values.resize(value_shapes_.size());
+
+  Rng rng(stream_seed(config_.seed, cta, warp));
+  bool divergent = false;
+  LaneMask divergent_mask = kFullMask;
+  for (WarpInst& inst : stream.insts) {
+    if (inst.cls == InstClass::Barrier || inst.cls == InstClass::Exit) {
+      divergent = false;  // the warp reconverges before a barrier and at exit
+    } else {
+      if (divergent && rng.chance(divergence_end_)) divergent = false;
+      if (!divergent && divergence_start_ > 0 && rng.chance(divergence_start_)) {
+        divergent = true;
+        divergent_mask = partial_mask(rng);
+      }
+    }
+    inst.active = divergent ? divergent_mask : kFullMask;
+    for (unsigned k = 0; k < inst.num_dst; ++k) {
+      const ValueShape& shape = value_shapes_[inst.value_index + k];
+      fill_value(rng, shape.pattern, shape.stride, stream.values[inst.value_index + k]);
+    }
+  }
+  return stream;
+}
+
+std::string SyntheticWorkload::describe() const {
+  return "synthetic " + std::string(to_string(config_.value_model)) + " seed " +
+         std::to_string(config_.seed) + " (" + std::to_string(shape_.ctas) + " CTAs x " +
+         std::to_string(shape_.warps_per_cta()) + " warps x " +
+         std::to_string(config_.insts_per_warp) + " instructions)";
+}
+
+}  // namespace warpreg

@@ -1,0 +1,291 @@
+// End-to-end tests of the command-line program: each case runs the built
+// `warpreg` binary and checks its exit status, its messages and its files.
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <catch2/catch.hpp>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <ostream>
+#include <sstream>
+#include <string>
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+namespace {
+
+// A scratch folder per test case and process, so parallel ctest runs do not collide.
+class Scratch {
+ public:
+  Scratch()
+      : path_(fs::temp_directory_path() /
+              ("warpreg_test_cli_" + std::to_string(::getpid()) + "_" + std::to_string(next_++))) {
+    fs::remove_all(path_);
+    fs::create_directories(path_);
+  }
+  ~Scratch() {
+    std::error_code ec;
+    fs::remove_all(path_, ec);
+  }
+  Scratch(const Scratch&) = delete;
+  Scratch& operator=(const Scratch&) = delete;
+  fs::path operator/(const std::string& name) const { return path_ / name; }
+
+ private:
+  static inline int next_ = 0;
+  fs::path path_;
+};
+
+std::string slurp(const fs::path& file) {
+  std::ifstream in(file);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+struct Outcome {
+  int status = -1;  ///< exit status, or -1 when killed by a signal
+  std::string out, err, args;
+};
+
+// For INFO(): a failed check shows the command and everything it printed.
+std::ostream& operator<<(std::ostream& os, const Outcome& o) {
+  return os << "warpreg " << o.args << "\nexit status " << o.status << "\nstdout:\n"
+            << o.out << "\nstderr:\n"
+            << o.err;
+}
+
+/// Runs `warpreg ARGS` with stdout and stderr captured in files.
+Outcome warpreg(const std::string& args) {
+  Scratch scratch;
+  const fs::path out = scratch / "stdout", err = scratch / "stderr";
+  const std::string command = std::string("'") + WARPREG_BINARY + "' " + args + " >'" +
+                              out.string() + "' 2>'" + err.string() + "'";
+  const int rc = std::system(command.c_str());
+  Outcome o;
+  o.status = (rc != -1 && WIFEXITED(rc)) ? WEXITSTATUS(rc) : -1;
+  o.out = slurp(out);
+  o.err = slurp(err);
+  o.args = args;
+  return o;
+}
+
+bool contains(const std::string& text, const std::string& part) {
+  return text.find(part) != std::string::npos;
+}
+
+/// The small workload of the run tests: the shared tiny trace when present.
+std::string tiny_workload() {
+  const fs::path trace = fs::path(WARPREG_TESTDATA_DIR) / "tiny.trace";
+  if (fs::exists(trace)) return "--workload '" + trace.string() + "'";
+  return "--workload synthetic --set synth.ctas=2";
+}
+
+}  // namespace
+
+TEST_CASE("cli: an unknown command exits 2 with a usage hint", "[cli]") {
+  const Outcome o = warpreg("frobnicate");
+  INFO(o);
+  CHECK(o.status == 2);
+  CHECK(contains(o.err, "warpreg: error: unknown command 'frobnicate'"));
+  CHECK(contains(o.err, "--help"));
+}
+
+TEST_CASE("cli: no command exits 2", "[cli]") {
+  const Outcome o = warpreg("");
+  INFO(o);
+  CHECK(o.status == 2);
+  CHECK(contains(o.err, "missing command"));
+}
+
+TEST_CASE("cli: an unknown option or a stray argument exits 2", "[cli]") {
+  const Outcome option = warpreg("run --frobnicate");
+  INFO(option);
+  CHECK(option.status == 2);
+  CHECK(contains(option.err, "--frobnicate"));
+  CHECK(contains(option.err, "warpreg run --help"));
+
+  const Outcome stray = warpreg("params extra");
+  INFO(stray);
+  CHECK(stray.status == 2);
+  CHECK(contains(stray.err, "'extra'"));
+}
+
+TEST_CASE("cli: --help lists every command's options with defaults", "[cli]") {
+  const Outcome o = warpreg("--help");
+  INFO(o);
+  CHECK(o.status == 0);
+  for (const char* word :
+       {"run", "params", "describe", "presets", "bench", "--preset", "--set", "--workload", "--out",
+        "--vcd", "--quiet", "--json", "--calls", "(=baseline)", "(=synthetic)", "--version"}) {
+    CHECK(contains(o.out, word));
+  }
+  const Outcome run_help = warpreg("run --help");
+  INFO(run_help);
+  CHECK(run_help.status == 0);
+  CHECK(contains(run_help.out, "--out"));
+  CHECK_FALSE(contains(run_help.out, "--calls"));
+}
+
+TEST_CASE("cli: --version names the program", "[cli]") {
+  const Outcome o = warpreg("--version");
+  INFO(o);
+  CHECK(o.status == 0);
+  CHECK(contains(o.out, "warpreg "));
+  CHECK(contains(o.out, "SystemC"));
+}
+
+TEST_CASE("cli: an unknown --set key exits 2 and names the key", "[cli]") {
+  Scratch dir;
+  const Outcome o = warpreg("run --set rf.no_such_key=3 --out '" + (dir / "out").string() + "'");
+  INFO(o);
+  CHECK(o.status == 2);
+  CHECK(contains(o.err, "warpreg: error:"));
+  CHECK(contains(o.err, "rf.no_such_key"));
+  CHECK_FALSE(fs::exists(dir / "out" / "stats.json"));
+}
+
+TEST_CASE("cli: params lists the catalogue under a preset", "[cli]") {
+  const Outcome table = warpreg("params");
+  INFO(table);
+  CHECK(table.status == 0);
+  CHECK(contains(table.out, "rf.banks"));
+
+  const Outcome o = warpreg("params --json --set rf.banks=8");
+  INFO(o);
+  REQUIRE(o.status == 0);
+  const json list = json::parse(o.out);
+  REQUIRE(list.is_array());
+  bool found = false;
+  for (const json& p : list) {
+    for (const char* key : {"name", "type", "value", "default", "unit", "origin", "description"}) {
+      CHECK(p.contains(key));
+    }
+    if (p.value("name", "") == "rf.banks") {
+      found = true;
+      CHECK(p["value"] == 8);
+      CHECK(p["default"] == 16);
+      CHECK(p["origin"] == "--set");
+    }
+  }
+  CHECK(found);
+}
+
+TEST_CASE("cli: presets lists baseline", "[cli]") {
+  const Outcome o = warpreg("presets");
+  INFO(o);
+  CHECK(o.status == 0);
+  CHECK(contains(o.out, "baseline"));
+}
+
+TEST_CASE("cli: run --out writes stats.json and stats.csv with the required fields", "[cli]") {
+  Scratch dir;
+  const fs::path out = dir / "nested" / "out";
+  const Outcome o = warpreg("run --quiet " + tiny_workload() + " --out '" + out.string() + "'");
+  INFO(o);
+  REQUIRE(o.status == 0);
+  CHECK(o.out.empty());
+
+  const json stats = json::parse(slurp(out / "stats.json"));
+  CHECK(stats["preset"] == "baseline");
+  CHECK(stats["workload"].is_string());
+  CHECK(stats["status"] == "ok");
+  for (const char* key : {"cycles", "warp_instructions", "ipc"}) {
+    INFO(key);
+    REQUIRE(stats.contains(key));
+    CHECK(stats[key].is_number());
+    CHECK(stats[key].get<double>() > 0);
+  }
+  CHECK(stats["integrity"]["checked_reads"].get<double>() > 0);
+  CHECK(stats["integrity"]["mismatches"] == 0);
+
+  const json& blocks = stats["blocks"];
+  REQUIRE((blocks.is_object() || blocks.is_array()));
+  REQUIRE(!blocks.empty());
+  for (const json& block : blocks) {
+    INFO(block.dump());
+    CHECK(block["events"].is_object());
+    CHECK(block["dynamic_pj"].is_number());
+    CHECK(block["leakage_pj"].is_number());
+    CHECK(block["storage_bits"].is_number());
+  }
+  const json& energy = stats["energy_pj"];
+  CHECK(energy["dynamic"].get<double>() > 0);
+  CHECK(energy["leakage"].get<double>() >= 0);
+  CHECK(energy["total"].get<double>() ==
+        Approx(energy["dynamic"].get<double>() + energy["leakage"].get<double>()));
+
+  const std::string csv = slurp(out / "stats.csv");
+  CHECK(csv.rfind("metric,value\n", 0) == 0);
+  CHECK(contains(csv, "\npreset,baseline\n"));
+  CHECK(contains(csv, "\nstatus,ok\n"));
+  CHECK(contains(csv, "\ncycles," + stats["cycles"].dump() + "\n"));
+  CHECK(contains(csv, "\nintegrity.mismatches,0\n"));
+}
+
+TEST_CASE("cli: run prints a summary with cycles and energy", "[cli]") {
+  const Outcome o = warpreg("run " + tiny_workload());
+  INFO(o);
+  REQUIRE(o.status == 0);
+  for (const char* word : {"preset", "baseline", "status", "ok", "cycles", "warp instructions",
+                           "IPC", "integrity", "energy", "dynamic", "leakage", "total"}) {
+    CHECK(contains(o.out, word));
+  }
+  CHECK((contains(o.out, " pJ") || contains(o.out, " nJ") || contains(o.out, " µJ")));
+}
+
+TEST_CASE("cli: a run that stops early exits 1 and still writes its statistics", "[cli]") {
+  Scratch dir;
+  const Outcome o = warpreg("run --quiet " + tiny_workload() + " --set sim.max_cycles=2 --out '" +
+                            (dir / "out").string() + "'");
+  INFO(o);
+  CHECK(o.status == 1);
+  CHECK(contains(o.err, "warpreg: error:"));
+  const json stats = json::parse(slurp(dir / "out" / "stats.json"));
+  CHECK(stats["status"] == "max_cycles");
+}
+
+TEST_CASE("cli: a missing trace file exits 2 and names the file", "[cli]") {
+  Scratch dir;
+  const fs::path missing = dir / "no_such_kernel.trace";
+  const Outcome o = warpreg("run --workload '" + missing.string() + "'");
+  INFO(o);
+  CHECK(o.status == 2);
+  CHECK(contains(o.err, "no_such_kernel.trace"));
+}
+
+TEST_CASE("cli: a register file too small for one CTA exits 2 naming registers", "[cli]") {
+  const Outcome o = warpreg("run --set sm.registers=1024 --set synth.regs_per_thread=63");
+  INFO(o);
+  CHECK(o.status == 2);
+  CHECK(contains(o.err, "warpreg: error:"));
+  CHECK(contains(o.err, "register"));
+}
+
+TEST_CASE("cli: describe prints the hardware view as JSON without running", "[cli]") {
+  const Outcome o = warpreg("describe --set synth.ctas=2");
+  INFO(o);
+  REQUIRE(o.status == 0);
+  const json view = json::parse(o.out);
+  CHECK(view.is_object());
+  CHECK(!view.empty());
+}
+
+TEST_CASE("cli: bench --json reports platform and b_transport rates", "[cli]") {
+  const Outcome o = warpreg("bench --json --calls 100000 --set synth.ctas=2");
+  INFO(o);
+  REQUIRE(o.status == 0);
+  const json r = json::parse(o.out);
+  CHECK(r["preset"] == "baseline");
+  CHECK(r["b_transport_calls"] == 100000);
+  for (const char* key :
+       {"warp_instructions_per_second", "cycles_per_second", "rf_accesses_per_second",
+        "b_transport_per_second", "warp_instructions_per_b_transport",
+        "b_transport_per_warp_instruction"}) {
+    INFO(key);
+    CHECK(r[key].get<double>() > 0);
+  }
+}

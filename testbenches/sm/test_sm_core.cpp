@@ -1,0 +1,204 @@
+// SmCore without SystemC: a recording operand port and hand-written warp streams.
+#include <catch2/catch.hpp>
+#include <map>
+#include <vector>
+
+#include "platforms/sm/sm_core.h"
+
+using namespace warpreg;
+
+namespace {
+
+/// Holds registers by physical index; every access takes `latency` cycles.
+class StorePort : public OperandPort {
+ public:
+  uint64_t latency = 1;
+  uint32_t corrupt_reads_of = ~0u;  ///< flip a bit when this physical register is read
+  struct Call {
+    RfAccessKind kind;
+    uint32_t warp;
+    uint16_t reg;
+    uint64_t cycle;
+  };
+  std::vector<Call> calls;
+
+  uint64_t access(RfTransaction& txn, uint64_t cycle) override {
+    RfAccess& a = txn.access();
+    calls.push_back({a.kind, a.warp_slot, a.arch_reg, cycle});
+    if (a.kind == RfAccessKind::Write) {
+      store[a.phys_reg].merge(register_of(txn.payload()), a.active_mask);
+    } else if (a.kind == RfAccessKind::Read) {
+      register_of(txn.payload()) = store[a.phys_reg];
+      if (a.phys_reg == corrupt_reads_of) register_of(txn.payload()).lane[3] ^= 1;
+    } else {
+      return cycle;
+    }
+    return cycle + latency;
+  }
+  std::map<uint32_t, WarpRegister> store;
+};
+
+WarpInst inst(uint64_t pc, InstClass cls, std::vector<uint16_t> dst, std::vector<uint16_t> src) {
+  WarpInst i;
+  i.pc = pc;
+  i.cls = cls;
+  i.num_dst = static_cast<uint8_t>(dst.size());
+  i.num_src = static_cast<uint8_t>(src.size());
+  for (size_t k = 0; k < dst.size(); ++k) i.dst[k] = dst[k];
+  for (size_t k = 0; k < src.size(); ++k) i.src[k] = src[k];
+  return i;
+}
+
+/// Every warp of every CTA runs the same stream.
+class FixedWorkload : public Workload {
+ public:
+  FixedWorkload(KernelShape shape, std::vector<WarpStream> per_warp)
+      : shape_(std::move(shape)), streams_(std::move(per_warp)) {}
+  const KernelShape& shape() const override { return shape_; }
+  const WarpStream& load_warp(uint32_t, uint32_t, uint32_t warp) override {
+    return streams_[warp % streams_.size()];
+  }
+  std::string describe() const override { return "fixed"; }
+
+ private:
+  KernelShape shape_;
+  std::vector<WarpStream> streams_;
+};
+
+WarpStream chain() {
+  WarpStream s;
+  s.insts.push_back(inst(0x00, InstClass::Alu, {1}, {}));
+  s.insts.push_back(inst(0x08, InstClass::Alu, {2}, {1}));
+  s.insts.push_back(inst(0x10, InstClass::Exit, {}, {}));
+  s.values.resize(2);
+  s.insts[0].value_index = 0;
+  s.insts[1].value_index = 1;
+  for (unsigned i = 0; i < kWarpSize; ++i) {
+    s.values[0].lane[i] = 10 + i;
+    s.values[1].lane[i] = 20 + i;
+  }
+  return s;
+}
+
+KernelShape one_warp(uint32_t ctas = 1) {
+  KernelShape k;
+  k.name = "test";
+  k.ctas = ctas;
+  k.threads_per_cta = 32;
+  k.regs_per_thread = 4;
+  return k;
+}
+
+uint64_t run(SmCore& core) {
+  uint64_t now = 0;
+  for (int guard = 0; guard < 1000000; ++guard) {
+    const uint64_t next = core.step(now);
+    if (next == SmCore::kNever) return now;
+    REQUIRE(next > now);
+    now = next;
+  }
+  FAIL("the core did not finish");
+  return now;
+}
+
+}  // namespace
+
+TEST_CASE("a dependent instruction waits for the producer's writeback", "[sm][core]") {
+  FixedWorkload w(one_warp(), {chain()});
+  StorePort port;
+  ShadowRegisterFile shadow(48, 256);
+  SmCore core(SmConfig{}, w, port, shadow);
+  run(core);
+  REQUIRE(core.done());
+  REQUIRE_FALSE(core.failed());
+  // i0 issues at 0, dispatches at 1, completes at 1 + 4, its write is readable at 6;
+  // i1 issues at 6 and reads R1 at 6.
+  std::vector<StorePort::Call> rw;
+  for (const auto& c : port.calls)
+    if (c.kind == RfAccessKind::Read || c.kind == RfAccessKind::Write) rw.push_back(c);
+  REQUIRE(rw.size() == 3);
+  CHECK(rw[0].kind == RfAccessKind::Write);
+  CHECK(rw[0].cycle == 5);
+  CHECK(rw[1].kind == RfAccessKind::Read);
+  CHECK(rw[1].reg == 1);
+  CHECK(rw[1].cycle == 6);
+  CHECK(rw[2].cycle == 6 + 1 + 4);  // read done at 7, ALU latency 4
+  CHECK(core.counters().last_cycle == 12);
+  CHECK(core.counters().warp_instructions == 3);
+  CHECK(core.counters().retired == 3);
+  CHECK(shadow.checked_reads() == 1);
+  CHECK(shadow.mismatches() == 0);
+  CHECK(port.store[2].lane[5] == 25);
+}
+
+TEST_CASE("launch and retire transactions bracket every warp", "[sm][core]") {
+  FixedWorkload w(one_warp(3), {chain()});
+  StorePort port;
+  ShadowRegisterFile shadow(48, 256);
+  SmCore core(SmConfig{}, w, port, shadow);
+  run(core);
+  int launches = 0, retires = 0;
+  for (const auto& c : port.calls) {
+    launches += c.kind == RfAccessKind::Launch;
+    retires += c.kind == RfAccessKind::Retire;
+  }
+  CHECK(launches == 3);
+  CHECK(retires == 3);
+  CHECK(core.counters().ctas_launched == 3);
+}
+
+TEST_CASE("a corrupted operand is an integrity mismatch naming warp, register and PC",
+          "[sm][core][integrity]") {
+  FixedWorkload w(one_warp(), {chain()});
+  StorePort port;
+  port.corrupt_reads_of = 1;  // warp slot 0, R1
+  ShadowRegisterFile shadow(48, 256);
+  SmCore core(SmConfig{}, w, port, shadow);
+  run(core);
+  REQUIRE(core.failed());
+  CHECK(core.failure_kind() == "integrity_mismatch");
+  CHECK_THAT(core.failure(), Catch::Contains("R1") && Catch::Contains("PC 0x8") &&
+                                 Catch::Contains("lane 3") && Catch::Contains("expected 0xd") &&
+                                 Catch::Contains("got 0xc"));
+  CHECK(shadow.mismatches() == 1);
+}
+
+TEST_CASE("the watchdog reports every warp when nothing retires", "[sm][core][watchdog]") {
+  FixedWorkload w(one_warp(), {chain()});
+  StorePort port;
+  port.latency = 1000000;
+  ShadowRegisterFile shadow(48, 256);
+  SmConfig config;
+  config.watchdog_cycles = 500;
+  SmCore core(config, w, port, shadow);
+  const uint64_t end = run(core);
+  REQUIRE(core.failed());
+  CHECK(core.failure_kind() == "watchdog");
+  CHECK(end < 2000);
+  CHECK_THAT(core.failure(), Catch::Contains("no warp instruction retired for 500 cycles") &&
+                                 Catch::Contains("warp slot 0 (CTA 0, warp 0)"));
+}
+
+TEST_CASE("a barrier holds warps until every live warp of the CTA arrives", "[sm][core]") {
+  WarpStream early;  // barrier first, then a write
+  early.insts.push_back(inst(0x00, InstClass::Barrier, {}, {}));
+  early.insts.push_back(inst(0x08, InstClass::Alu, {1}, {}));
+  early.insts.push_back(inst(0x10, InstClass::Exit, {}, {}));
+  early.values.resize(1);
+  WarpStream late = chain();  // two dependent ALU ops, then the barrier
+  late.insts.insert(late.insts.begin() + 2, inst(0x10, InstClass::Barrier, {}, {}));
+  late.insts.back().pc = 0x18;
+  KernelShape k = one_warp();
+  k.threads_per_cta = 64;
+  FixedWorkload w(k, {early, late});
+  StorePort port;
+  ShadowRegisterFile shadow(48, 256);
+  SmCore core(SmConfig{}, w, port, shadow);
+  run(core);
+  REQUIRE(core.done());
+  uint64_t early_write = 0;
+  for (const auto& c : port.calls)
+    if (c.kind == RfAccessKind::Write && c.warp == 0) early_write = c.cycle;
+  // The late warp reaches its barrier after issuing R2 <- R1 at cycle 6.
+  CHECK(early_write >= 7 + 1 + 4);
+}
