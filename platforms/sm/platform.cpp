@@ -123,10 +123,14 @@ class SmPlatformImpl {
     std::string base = settings_.vcd_path;
     if (base.size() > 4 && base.compare(base.size() - 4, 4, ".vcd") == 0)
       base.resize(base.size() - 4);
+    // SystemC reports the timescale as an info message; a waveform needs no announcement.
+    const sc_core::sc_actions info =
+        sc_core::sc_report_handler::set_actions(sc_core::SC_INFO, sc_core::SC_DO_NOTHING);
     vcd_ = sc_core::sc_create_vcd_trace_file(base.c_str());
     if (!vcd_) throw ConfigError("cannot create waveform file " + settings_.vcd_path);
-    vcd_->set_time_unit(clock_.ticks_per_cycle() * sc_core::sc_get_time_resolution().to_seconds(),
-                        sc_core::SC_SEC);
+    // VCD timescales must be powers of ten: the waveform is in ps; one cycle is one period.
+    vcd_->set_time_unit(1, sc_core::SC_PS);
+    sc_core::sc_report_handler::set_actions(sc_core::SC_INFO, info);
     regfile_.enable_trace(vcd_);
     sm_.set_cycle_hook([this](uint64_t cycle) { regfile_.trace_cycle(cycle); });
   }

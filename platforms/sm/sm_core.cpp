@@ -167,11 +167,13 @@ bool SmCore::can_issue(uint32_t slot) const {
     return false;
   const WarpInst& inst = w.stream->insts[w.next];
   if (inst.cls == InstClass::Exit || inst.cls == InstClass::Barrier) return true;
+  // Cheapest test first: most cycles every collector of the type is taken.
+  if (free_collectors_[static_cast<unsigned>(unit_of(inst.cls))] == 0) return false;
   for (unsigned i = 0; i < inst.num_src; ++i)
-    if (w.pending_writes.test(inst.src[i])) return false;
+    if (w.pending_writes[inst.src[i]]) return false;
   for (unsigned i = 0; i < inst.num_dst; ++i)
-    if (w.pending_writes.test(inst.dst[i])) return false;
-  return free_collectors_[static_cast<unsigned>(unit_of(inst.cls))] > 0;
+    if (w.pending_writes[inst.dst[i]]) return false;
+  return true;
 }
 
 void SmCore::issue(uint32_t slot, uint64_t now) {

@@ -61,8 +61,9 @@ void SmModule::run() {
   uint64_t now = 0;
   uint64_t steps = 0;
   for (;;) {
-    if (cycle_hook_) cycle_hook_(now);
     const uint64_t next = core_.step(now);
+    // The hook sees cycle `now` after every access of that cycle was made.
+    if (cycle_hook_) cycle_hook_(now);
     if (next == SmCore::kNever) break;
     if (max_cycles_ != 0 && next >= max_cycles_) {
       hit_max_cycles_ = true;

@@ -2,6 +2,7 @@
 
 #include <cmath>
 #include <limits>
+#include <sstream>
 
 #include "modules/common/params.h"
 
@@ -65,13 +66,19 @@ uint64_t stream_seed(uint64_t seed, uint32_t cta, uint32_t warp) {
   return splitmix64(splitmix64(splitmix64(seed) ^ cta) ^ (uint64_t{warp} << 32));
 }
 
+std::string number(double value) {
+  std::ostringstream text;
+  text << value;
+  return text.str();
+}
+
 [[noreturn]] void bad_config(const std::string& message) {
   throw WorkloadError("synthetic workload: " + message);
 }
 
 void require_fraction(double value, const char* name) {
   if (!(value >= 0 && value <= 1))
-    bad_config(std::string(name) + "=" + std::to_string(value) + " must lie in [0, 1]");
+    bad_config(std::string(name) + "=" + number(value) + " must lie in [0, 1]");
 }
 
 /// A partial mask: a prefix of lanes (a bounds check on the thread index) or a
@@ -218,7 +225,7 @@ SyntheticWorkload::SyntheticWorkload(const SyntheticConfig& config) : config_(co
   double sum = config_.frac_sfu + config_.frac_load + config_.frac_store + config_.frac_branch;
   if (sum > 1 + 1e-9)
     bad_config("synth.frac_sfu + synth.frac_load + synth.frac_store + synth.frac_branch = " +
-               std::to_string(sum) + " exceeds 1 (the rest is ALU)");
+               number(sum) + " exceeds 1 (the rest is ALU)");
   if (!(config_.dep_distance >= 1)) bad_config("synth.dep_distance must be at least 1");
   if (!(config_.divergent_run >= 1)) bad_config("synth.divergent_run must be at least 1");
 

@@ -17,10 +17,10 @@ class Params;
 /// What a kernel launch asks of an SM.
 struct KernelShape {
   std::string name;
-  uint32_t ctas = 1;               ///< CTAs in the grid
+  uint32_t ctas = 1;  ///< CTAs in the grid
   uint32_t threads_per_cta = 32;
-  uint32_t regs_per_thread = 16;   ///< architected registers per thread
-  uint32_t shared_mem_per_cta = 0; ///< bytes
+  uint32_t regs_per_thread = 16;    ///< architected registers per thread
+  uint32_t shared_mem_per_cta = 0;  ///< bytes
   uint32_t warps_per_cta() const { return (threads_per_cta + 31) / 32; }
 };
 

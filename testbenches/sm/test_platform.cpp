@@ -1,8 +1,12 @@
 // Whole-platform runs: golden stats, integrity on every preset, bad input.
+#include <unistd.h>
+
 #include <catch2/catch.hpp>
 #include <cmath>
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
+#include <iterator>
 
 #include "modules/common/errors.h"
 #include "platforms/sm/platform.h"
@@ -147,4 +151,23 @@ TEST_CASE("sim.max_cycles stops the run with a status saying so", "[platform]") 
   const nlohmann::json s = run_platform("baseline", "synthetic", {"sim.max_cycles=500"});
   CHECK(s["status"] == "max_cycles");
   CHECK(s["cycles"] == 500);
+}
+
+TEST_CASE("waveform: --vcd writes per-bank activity and power state", "[platform][vcd]") {
+  const std::string path = (std::filesystem::temp_directory_path() /
+                            ("warpreg_vcd_" + std::to_string(::getpid()) + ".vcd"))
+                               .string();
+  {
+    const Params params = Params::load("baseline", {"synth.ctas=1", "synth.insts_per_warp=40"});
+    RunSettings settings;
+    settings.vcd_path = path;
+    SmPlatform platform(params, open_workload("synthetic", params), settings);
+    CHECK(platform.run()["status"] == "ok");
+  }
+  std::ifstream in(path);
+  REQUIRE(in.good());
+  const std::string vcd((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  CHECK_THAT(vcd, Catch::Contains("bank0_accesses") && Catch::Contains("bank15_power") &&
+                      Catch::Contains("#714"));  // one 1400 MHz cycle, in ps
+  std::filesystem::remove(path);
 }

@@ -666,7 +666,7 @@ TEST_CASE("shadow register file: compares written lanes only", "[driver][shadow]
   }
 }
 
-TEST_CASE("synthetic: generation speed", "[.][bench][driver]") {
+TEST_CASE("synthetic: generation speed", "[.][bench]") {
   SyntheticWorkload workload(SyntheticConfig{});
   const uint32_t warps = workload.shape().warps_per_cta();
   uint64_t instructions = 0;
@@ -679,5 +679,10 @@ TEST_CASE("synthetic: generation speed", "[.][bench][driver]") {
   const double ns_per_instruction = seconds * 1e9 / static_cast<double>(instructions);
   WARN("synthetic generation: " << ns_per_instruction << " ns per warp instruction over "
                                 << instructions << " instructions");
+  // The budget is 100 ns in an optimised build; unoptimised code is several times slower.
+#ifdef NDEBUG
   CHECK(ns_per_instruction < 100);
+#else
+  CHECK(ns_per_instruction < 1000);
+#endif
 }
