@@ -388,7 +388,11 @@ uint64_t SmCore::step(uint64_t now) {
 
   issue_cycle_ = now;
   bool issued = false;
-  for (WarpScheduler& scheduler : schedulers_) {
+  // The scheduler that issues first rotates every cycle: collectors allocated in the
+  // same cycle take turns at the bank arbiter (round-robin).
+  const size_t first = static_cast<size_t>(now % schedulers_.size());
+  for (size_t i = 0; i < schedulers_.size(); ++i) {
+    WarpScheduler& scheduler = schedulers_[(first + i) % schedulers_.size()];
     for (uint32_t n = 0; n < config_.issue_width; ++n) {
       const int slot = scheduler.pick([this](uint32_t s) { return can_issue(s); });
       if (slot < 0) break;
