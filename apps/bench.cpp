@@ -82,15 +82,17 @@ std::string fixed(double value, int decimals) {
 po::options_description bench_options() {
   po::options_description desc("Options of 'warpreg bench'", kHelpWidth, kHelpWidth / 2);
   desc.add_options()("json", po::bool_switch(), "Print one JSON object. Default: off (a table).")(
-      "calls,n", po::value<uint64_t>()->default_value(20'000'000)->value_name("N"),
+      "calls,n", po::value<int64_t>()->default_value(20'000'000)->value_name("N"),
       "Empty b_transport calls to time.");
   add_set_option(desc);
   return desc;
 }
 
 int bench_command(const po::variables_map& vm) {
-  const uint64_t calls = vm["calls"].as<uint64_t>();
-  if (calls == 0) throw UsageError("--calls must be at least 1");
+  // Signed, so that a negative count is refused instead of wrapping around.
+  const int64_t requested = vm["calls"].as<int64_t>();
+  if (requested < 1) throw UsageError("--calls must be at least 1");
+  const auto calls = static_cast<uint64_t>(requested);
   // A fixed seed makes runs comparable; --set sim.seed=N still overrides it.
   // bench has no --preset option, so load_params resolves "baseline".
   const Params params = load_params(vm, {"sim.seed=1"});

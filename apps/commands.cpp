@@ -86,9 +86,9 @@ int run_command(const po::variables_map& vm) {
   const json* status = find_stat(stats, "status");
   if (status && status->is_string() && status->get<std::string>() == "ok") return kExitOk;
   const json* error = find_stat(stats, "error");
-  std::string report = error && error->is_string() ? error->get<std::string>()
-                       : error                     ? error->dump(2)
-                                                   : "no error report";
+  const std::string report = error && error->is_string() ? error->get<std::string>()
+                             : error                     ? error->dump(2)
+                                                         : "no error report";
   print_error("run ended with status " + (status ? status->dump() : std::string("(none)")) + ": " +
               report);
   return kExitFailed;

@@ -91,13 +91,13 @@ int dispatch(int argc, char* argv[], std::string& command) {
   stray.add("stray-argument", -1);
   po::variables_map vm;
   po::store(po::command_line_parser(args).options(desc).positional(stray).run(), vm);
-  if (vm.count("stray-argument")) {
-    throw UsageError("unexpected argument '" +
-                     vm["stray-argument"].as<std::vector<std::string>>().front() + "'");
-  }
   if (vm.count("help")) {
     print_command_help(std::cout, *cmd);
     return kExitOk;
+  }
+  if (vm.count("stray-argument")) {
+    throw UsageError("unexpected argument '" +
+                     vm["stray-argument"].as<std::vector<std::string>>().front() + "'");
   }
   po::notify(vm);
   return cmd->run(vm);

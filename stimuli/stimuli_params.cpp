@@ -6,94 +6,75 @@ namespace warpreg {
 namespace {
 constexpr const char* kProfile = "warpreg synthetic profile";
 
-ParamSpec int_param(const char* name, int64_t def, double min, double max, const char* unit,
-                    const char* description, const char* source = kProfile) {
-  ParamSpec p;
-  p.name = name;
-  p.type = ParamType::Int;
-  p.default_value = std::to_string(def);
-  p.min = min;
-  p.max = max;
-  p.unit = unit;
-  p.description = description;
-  p.source = source;
-  return p;
+// Most defaults here are the synthetic profile's own; the others name their source.
+ParamSpec profile_int(const char* name, int64_t def, double min, double max, const char* unit,
+                      const char* description, const char* source = kProfile) {
+  return int_param(name, def, min, max, unit, description, source);
 }
-
-ParamSpec real_param(const char* name, const char* def, double min, double max, const char* unit,
-                     const char* description, const char* source = kProfile) {
-  ParamSpec p = int_param(name, 0, min, max, unit, description, source);
-  p.type = ParamType::Real;
-  p.default_value = def;
-  return p;
-}
-
-ParamSpec choice_param(const char* name, const char* def, std::vector<std::string> choices,
+ParamSpec profile_real(const char* name, const char* def, double min, double max, const char* unit,
                        const char* description, const char* source = kProfile) {
-  ParamSpec p;
-  p.name = name;
-  p.type = ParamType::Choice;
-  p.default_value = def;
-  p.choices = std::move(choices);
-  p.description = description;
-  p.source = source;
-  return p;
+  return real_param(name, def, min, max, unit, description, source);
 }
+ParamSpec profile_choice(const char* name, const char* def, std::vector<std::string> choices,
+                         const char* description, const char* source = kProfile) {
+  return choice_param(name, def, std::move(choices), description, source);
+}
+
 }  // namespace
 
 void declare_stimuli_params(std::vector<ParamSpec>& out) {
   // Launch shape.
-  out.push_back(int_param("synth.ctas", 120, 1, 1 << 24, "CTAs",
-                          "CTAs in the synthetic grid; the default runs a Fermi SM through "
-                          "many waves (5 resident CTAs of 256 threads x 21 registers)."));
-  out.push_back(int_param("synth.threads_per_cta", 256, 1, 1024, "threads",
-                          "Threads per synthetic CTA (1024 is CUDA's limit)."));
-  out.push_back(int_param("synth.regs_per_thread", 21, 1, 255, "registers",
-                          "Architected registers per thread, R0..R(N-1). Keep it at most 63 "
-                          "for RFV's 6-bit register ids.",
-                          "seed 003 §III-A: above 20 registers per thread a Fermi SM's occupancy "
-                          "is register-limited, so 21 makes registers the limit; seed 000 "
-                          "(compiler support, pbr format): Fermi threads use up to 63 registers "
-                          "named by 6-bit ids"));
-  out.push_back(int_param("synth.shared_mem_per_cta", 0, 0, 1 << 20, "bytes",
-                          "Shared memory per synthetic CTA (limits CTAs per SM only)."));
-  out.push_back(int_param("synth.insts_per_warp", 400, 1, 10000000, "instructions",
-                          "Dynamic instructions per warp, the final exit included."));
+  out.push_back(profile_int("synth.ctas", 120, 1, 1 << 24, "CTAs",
+                            "CTAs in the synthetic grid; the default runs a Fermi SM through "
+                            "many waves (5 resident CTAs of 256 threads x 21 registers)."));
+  out.push_back(profile_int("synth.threads_per_cta", 256, 1, 1024, "threads",
+                            "Threads per synthetic CTA (1024 is CUDA's limit)."));
+  out.push_back(profile_int("synth.regs_per_thread", 21, 1, 255, "registers",
+                            "Architected registers per thread, R0..R(N-1). Keep it at most 63 "
+                            "for RFV's 6-bit register ids.",
+                            "seed 003 §III-A: above 20 registers per thread a Fermi SM's occupancy "
+                            "is register-limited, so 21 makes registers the limit; seed 000 "
+                            "(compiler support, pbr format): Fermi threads use up to 63 registers "
+                            "named by 6-bit ids"));
+  out.push_back(profile_int("synth.shared_mem_per_cta", 0, 0, 1 << 20, "bytes",
+                            "Shared memory per synthetic CTA (limits CTAs per SM only)."));
+  out.push_back(profile_int("synth.insts_per_warp", 400, 1, 10000000, "instructions",
+                            "Dynamic instructions per warp, the final exit included."));
   // Instruction mix; whatever the four fractions leave is ALU.
-  out.push_back(real_param("synth.frac_sfu", "0.05", 0, 1, "fraction",
-                           "Share of non-barrier instructions that are SFU operations."));
-  out.push_back(real_param("synth.frac_load", "0.15", 0, 1, "fraction",
-                           "Share of non-barrier instructions that are loads."));
-  out.push_back(real_param("synth.frac_store", "0.05", 0, 1, "fraction",
-                           "Share of non-barrier instructions that are stores."));
-  out.push_back(real_param("synth.frac_branch", "0.05", 0, 1, "fraction",
-                           "Share of non-barrier instructions that are branches. The four "
-                           "synth.frac_* must sum to at most 1; the rest is ALU."));
+  out.push_back(profile_real("synth.frac_sfu", "0.05", 0, 1, "fraction",
+                             "Share of non-barrier instructions that are SFU operations."));
+  out.push_back(profile_real("synth.frac_load", "0.15", 0, 1, "fraction",
+                             "Share of non-barrier instructions that are loads."));
+  out.push_back(profile_real("synth.frac_store", "0.05", 0, 1, "fraction",
+                             "Share of non-barrier instructions that are stores."));
+  out.push_back(profile_real("synth.frac_branch", "0.05", 0, 1, "fraction",
+                             "Share of non-barrier instructions that are branches. The four "
+                             "synth.frac_* must sum to at most 1; the rest is ALU."));
   // Control flow and dependences.
-  out.push_back(real_param("synth.divergence", "0.1", 0, 1, "fraction",
-                           "Long-run fraction of instructions that run with a partial active "
-                           "mask (a lane prefix or a random lane subset).",
-                           "seed 001 §3 Fig. 3: 79 % of warp instructions are non-divergent; "
-                           "0.1 is a milder default"));
-  out.push_back(real_param("synth.divergent_run", "8", 1, 1e6, "instructions",
-                           "Mean length of a run of instructions sharing one partial mask "
-                           "(divergence ends at barriers and at exit)."));
-  out.push_back(real_param("synth.dep_distance", "4", 1, 1e6, "instructions",
-                           "Mean distance back to the producer of a source operand "
-                           "(geometric); small values mean little instruction-level "
-                           "parallelism."));
-  out.push_back(int_param("synth.barrier_every", 0, 0, 10000000, "instructions",
-                          "Every N-th instruction of every warp is a CTA barrier, so all warps "
-                          "of a CTA meet at the same points; 0: no barriers."));
+  out.push_back(profile_real("synth.divergence", "0.1", 0, 1, "fraction",
+                             "Long-run fraction of instructions that run with a partial active "
+                             "mask (a lane prefix or a random lane subset).",
+                             "seed 001 §3 Fig. 3: 79 % of warp instructions are non-divergent; "
+                             "0.1 is a milder default"));
+  out.push_back(profile_real("synth.divergent_run", "8", 1, 1e6, "instructions",
+                             "Mean length of a run of instructions sharing one partial mask "
+                             "(divergence ends at barriers and at exit)."));
+  out.push_back(profile_real("synth.dep_distance", "4", 1, 1e6, "instructions",
+                             "Mean distance back to the producer of a source operand "
+                             "(geometric); small values mean little instruction-level "
+                             "parallelism."));
+  out.push_back(profile_int("synth.barrier_every", 0, 0, 10000000, "instructions",
+                            "Every N-th instruction of every warp is a CTA barrier, so all warps "
+                            "of a CTA meet at the same points; 0: no barriers."));
   // Register values.
-  out.push_back(choice_param("synth.value_model", "similar", {"similar", "uniform", "mixed"},
-                             "Lane values of written registers: similar = per static "
-                             "instruction one of same-value / thread-index affine / "
-                             "successive-lane delta within 128 or 32K / random, in the "
-                             "proportions of seed 001 (79 % non-random); uniform = every lane "
-                             "random; mixed = each static instruction similar or uniform "
-                             "with equal odds.",
-                             "seed 001 §3 Fig. 2 (value similarity of register writes)"));
+  out.push_back(profile_choice("synth.value_model", "similar", {"similar", "uniform", "mixed"},
+                               "Lane values of written registers: similar = per static "
+                               "instruction one of same-value / thread-index affine / "
+                               "successive-lane delta within 128 or 32K / random, in the "
+                               "proportions of seed 001 (79 % non-random); uniform = every lane "
+                               "random; mixed = each static instruction similar or uniform "
+                               "with equal odds.",
+                               "seed 001 §3 Fig. 2 (value similarity of register writes)"));
 }
 
 }  // namespace warpreg

@@ -441,4 +441,39 @@ nlohmann::json Params::to_json() const {
   return out;
 }
 
+ParamSpec int_param(const char* name, int64_t default_value, double min, double max,
+                    const char* unit, const char* description, const char* source) {
+  ParamSpec p;
+  p.name = name;
+  p.type = ParamType::Int;
+  p.default_value = std::to_string(default_value);
+  p.min = min;
+  p.max = max;
+  p.unit = unit;
+  p.description = description;
+  p.source = source;
+  return p;
+}
+
+ParamSpec real_param(const char* name, const char* default_value, double min, double max,
+                     const char* unit, const char* description, const char* source) {
+  ParamSpec p = int_param(name, 0, min, max, unit, description, source);
+  p.type = ParamType::Real;
+  p.default_value = default_value;
+  return p;
+}
+
+ParamSpec choice_param(const char* name, const char* default_value,
+                       std::vector<std::string> choices, const char* description,
+                       const char* source) {
+  ParamSpec p;
+  p.name = name;
+  p.type = ParamType::Choice;
+  p.default_value = default_value;
+  p.choices = std::move(choices);
+  p.description = description;
+  p.source = source;
+  return p;
+}
+
 }  // namespace warpreg

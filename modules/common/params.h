@@ -45,6 +45,16 @@ std::string presets_dir();
 /// Names of the shipped presets (file stems in presets_dir()).
 std::vector<std::string> preset_names();
 
+/// Builders for catalogue entries (ranges are inclusive; a Real default is text so
+/// that it reads exactly as written).
+ParamSpec int_param(const char* name, int64_t default_value, double min, double max,
+                    const char* unit, const char* description, const char* source);
+ParamSpec real_param(const char* name, const char* default_value, double min, double max,
+                     const char* unit, const char* description, const char* source);
+ParamSpec choice_param(const char* name, const char* default_value,
+                       std::vector<std::string> choices, const char* description,
+                       const char* source);
+
 /// Catalogue contributions, each defined beside the code it configures. A new
 /// block adds its own declare function here and in param_catalogue().
 void declare_platform_params(std::vector<ParamSpec>& out);  // platforms/sm

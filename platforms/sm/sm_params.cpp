@@ -7,124 +7,101 @@ namespace warpreg {
 namespace {
 constexpr const char* kFermi = "GPGPU-Sim 3.x GTX480 (Fermi) configuration; seeds 000-004 baseline";
 
-ParamSpec int_param(const char* name, int64_t def, double min, double max, const char* unit,
+// Most defaults here are the Fermi baseline's; the others name their source.
+ParamSpec fermi_int(const char* name, int64_t def, double min, double max, const char* unit,
                     const char* description, const char* source = kFermi) {
-  ParamSpec p;
-  p.name = name;
-  p.type = ParamType::Int;
-  p.default_value = std::to_string(def);
-  p.min = min;
-  p.max = max;
-  p.unit = unit;
-  p.description = description;
-  p.source = source;
-  return p;
+  return int_param(name, def, min, max, unit, description, source);
 }
-
-ParamSpec real_param(const char* name, const char* def, double min, double max, const char* unit,
-                     const char* description, const char* source) {
-  ParamSpec p = int_param(name, 0, min, max, unit, description, source);
-  p.type = ParamType::Real;
-  p.default_value = def;
-  return p;
-}
-
-ParamSpec choice_param(const char* name, const char* def, std::vector<std::string> choices,
+ParamSpec fermi_choice(const char* name, const char* def, std::vector<std::string> choices,
                        const char* description, const char* source = kFermi) {
-  ParamSpec p;
-  p.name = name;
-  p.type = ParamType::Choice;
-  p.default_value = def;
-  p.choices = std::move(choices);
-  p.description = description;
-  p.source = source;
-  return p;
+  return choice_param(name, def, std::move(choices), description, source);
 }
+
 }  // namespace
 
 void declare_platform_params(std::vector<ParamSpec>& out) {
   // Occupancy limits.
-  out.push_back(int_param("sm.max_warps", 48, 1, 64, "warps", "Hardware warp slots per SM."));
-  out.push_back(int_param("sm.max_threads", 1536, 32, 4096, "threads", "Resident threads per SM."));
-  out.push_back(int_param("sm.max_ctas", 8, 1, 32, "CTAs", "Resident CTAs per SM."));
-  out.push_back(int_param("sm.shared_mem_bytes", 49152, 0, 1 << 20, "bytes",
+  out.push_back(fermi_int("sm.max_warps", 48, 1, 64, "warps", "Hardware warp slots per SM."));
+  out.push_back(fermi_int("sm.max_threads", 1536, 32, 4096, "threads", "Resident threads per SM."));
+  out.push_back(fermi_int("sm.max_ctas", 8, 1, 32, "CTAs", "Resident CTAs per SM."));
+  out.push_back(fermi_int("sm.shared_mem_bytes", 49152, 0, 1 << 20, "bytes",
                           "Shared memory per SM available to resident CTAs."));
-  out.push_back(int_param("sm.registers", 32768, 32, 1 << 22, "32-bit registers",
+  out.push_back(fermi_int("sm.registers", 32768, 32, 1 << 22, "32-bit registers",
                           "Register file capacity per SM (32768 = 128 KB = 1024 warp registers)."));
-  out.push_back(int_param("sm.reg_alloc_granularity", 4, 1, 64, "registers",
+  out.push_back(fermi_int("sm.reg_alloc_granularity", 4, 1, 64, "registers",
                           "Registers per thread are rounded up to a multiple of this when a CTA "
                           "is allocated (GPGPU-Sim rounds to 4)."));
   // Issue.
-  out.push_back(int_param("sm.schedulers", 2, 1, 8, "schedulers",
+  out.push_back(fermi_int("sm.schedulers", 2, 1, 8, "schedulers",
                           "Warp schedulers per SM; warp slot w belongs to scheduler w mod N."));
-  out.push_back(int_param("sm.issue_width", 1, 1, 4, "instructions/cycle",
+  out.push_back(fermi_int("sm.issue_width", 1, 1, 4, "instructions/cycle",
                           "Warp instructions each scheduler may issue per cycle."));
-  out.push_back(choice_param("sm.scheduler", "gto", {"gto", "lrr", "two_level"},
+  out.push_back(fermi_choice("sm.scheduler", "gto", {"gto", "lrr", "two_level"},
                              "Warp scheduling policy: greedy-then-oldest, loose round-robin, or "
                              "two-level (an active ready queue refilled from a pending pool)."));
-  out.push_back(int_param("sm.ready_queue", 8, 1, 64, "warps",
+  out.push_back(fermi_int("sm.ready_queue", 8, 1, 64, "warps",
                           "Two-level scheduler: warps in each scheduler's active ready queue.",
                           "Gebhart et al. ISCA'11 two-level scheduler; seed 002 §5 uses 6-8"));
   // Operand collectors.
-  out.push_back(int_param("collector.sp", 6, 1, 64, "units",
+  out.push_back(fermi_int("collector.sp", 6, 1, 64, "units",
                           "Operand collector units for ALU and branch instructions."));
-  out.push_back(int_param("collector.sfu", 8, 1, 64, "units",
+  out.push_back(fermi_int("collector.sfu", 8, 1, 64, "units",
                           "Operand collector units for SFU instructions."));
-  out.push_back(int_param("collector.mem", 2, 1, 64, "units",
+  out.push_back(fermi_int("collector.mem", 2, 1, 64, "units",
                           "Operand collector units for load/store instructions."));
   // Execution.
   out.push_back(
-      int_param("exec.sp_units", 2, 1, 16, "units", "SP pipelines fed by the collectors."));
-  out.push_back(int_param("exec.sfu_units", 1, 1, 16, "units", "SFU pipelines."));
-  out.push_back(int_param("exec.mem_units", 1, 1, 16, "units", "Load/store pipelines."));
-  out.push_back(int_param("exec.alu_latency", 4, 1, 1000, "cycles", "ALU result latency.",
+      fermi_int("exec.sp_units", 2, 1, 16, "units", "SP pipelines fed by the collectors."));
+  out.push_back(fermi_int("exec.sfu_units", 1, 1, 16, "units", "SFU pipelines."));
+  out.push_back(fermi_int("exec.mem_units", 1, 1, 16, "units", "Load/store pipelines."));
+  out.push_back(fermi_int("exec.alu_latency", 4, 1, 1000, "cycles", "ALU result latency.",
                           "GPGPU-Sim GTX480 ptx_opcode_latency_int (add)"));
-  out.push_back(int_param("exec.sfu_latency", 20, 1, 1000, "cycles", "SFU result latency.",
+  out.push_back(fermi_int("exec.sfu_latency", 20, 1, 1000, "cycles", "SFU result latency.",
                           "model default, Fermi-like"));
-  out.push_back(int_param("exec.sfu_interval", 8, 1, 64, "cycles",
+  out.push_back(fermi_int("exec.sfu_interval", 8, 1, 64, "cycles",
                           "Cycles an SFU pipeline is busy per warp instruction (4 SFU lanes per "
                           "Fermi SM: 32 lanes take 8 cycles).",
                           "Fermi whitepaper: 4 SFUs per SM"));
   out.push_back(
-      int_param("exec.branch_latency", 4, 1, 1000, "cycles", "Branch, barrier and exit latency."));
-  out.push_back(int_param("exec.store_latency", 4, 1, 1000, "cycles",
+      fermi_int("exec.branch_latency", 4, 1, 1000, "cycles", "Branch, barrier and exit latency."));
+  out.push_back(fermi_int("exec.store_latency", 4, 1, 1000, "cycles",
                           "Cycles a store occupies before it retires (stores write no register)."));
   // Memory latency model for loads.
   out.push_back(real_param("mem.hit_rate", "0.75", 0, 1, "fraction",
                            "Probability that a load hits in L1 (seeded, deterministic).",
                            "model default; Fermi-class L1 hit rates of the seeds' workloads"));
-  out.push_back(int_param("mem.hit_latency", 28, 1, 100000, "cycles", "Load latency on an L1 hit.",
+  out.push_back(fermi_int("mem.hit_latency", 28, 1, 100000, "cycles", "Load latency on an L1 hit.",
                           "GPGPU-Sim GTX480 L1 hit latency (approx.)"));
-  out.push_back(int_param("mem.miss_latency", 400, 1, 100000, "cycles",
+  out.push_back(fermi_int("mem.miss_latency", 400, 1, 100000, "cycles",
                           "Load latency on an L1 miss.",
                           "model default: DRAM round trip of a Fermi-class GPU"));
   // Register file.
   out.push_back(
-      int_param("rf.banks", 16, 1, 256, "banks",
+      fermi_int("rf.banks", 16, 1, 256, "banks",
                 "Register banks; each bank holds sm.registers/32/rf.banks warp registers.",
                 "seed 002 Table 3 (16 banks x 128 B); seed 001 uses 4 groups of 8 x 16 B"));
-  out.push_back(int_param("rf.lane_slices", 1, 1, 32, "slices",
+  out.push_back(fermi_int("rf.lane_slices", 1, 1, 32, "slices",
                           "Lane slices per bank: a bank entry of 128 B is split into slices of "
                           "128/S bytes that are accessed (and counted) separately. 8 slices of "
                           "16 B = Warped-Compression's 8 consecutive 16-byte banks.",
                           "seed 001 §5 (S=8), baseline S=1"));
-  out.push_back(choice_param("rf.bank_mapping", "gpgpusim", {"gpgpusim", "interleaved"},
+  out.push_back(fermi_choice("rf.bank_mapping", "gpgpusim", {"gpgpusim", "interleaved"},
                              "Bank of a warp register: gpgpusim = (arch_reg + warp_slot) mod B; "
                              "interleaved = physical register mod B.",
                              "GPGPU-Sim 3.x register_bank()"));
-  out.push_back(int_param("rf.read_latency", 1, 1, 64, "cycles", "Bank read latency."));
-  out.push_back(int_param("rf.write_latency", 1, 1, 64, "cycles", "Bank write latency."));
+  out.push_back(fermi_int("rf.read_latency", 1, 1, 64, "cycles", "Bank read latency."));
+  out.push_back(fermi_int("rf.write_latency", 1, 1, 64, "cycles", "Bank write latency."));
   // Simulation control.
-  out.push_back(int_param("sim.seed", 1, 0, 4294967295.0, "",
+  out.push_back(fermi_int("sim.seed", 1, 0, 4294967295.0, "",
                           "Seed of every random choice (memory model, synthetic workload).",
                           "warpreg"));
-  out.push_back(int_param("sim.watchdog_cycles", 100000, 100, 1e12, "cycles",
+  out.push_back(fermi_int("sim.watchdog_cycles", 100000, 100, 1e12, "cycles",
                           "End the run with a report of every warp's state when no warp "
                           "instruction retires for this many cycles.",
                           "warpreg"));
-  out.push_back(int_param("sim.max_cycles", 0, 0, 1e15, "cycles",
+  out.push_back(fermi_int("sim.max_cycles", 0, 0, 1e15, "cycles",
                           "Stop after this many cycles (0: run to completion).", "warpreg"));
-  out.push_back(int_param("sim.quantum_cycles", 1024, 1, 1 << 20, "cycles",
+  out.push_back(fermi_int("sim.quantum_cycles", 1024, 1, 1 << 20, "cycles",
                           "Loosely-timed quantum: the SM synchronises with SystemC time at most "
                           "this often.",
                           "warpreg"));
