@@ -163,16 +163,17 @@ int SmCore::free_collector(UnitType t) const {
 
 bool SmCore::can_issue(uint32_t slot) const {
   const Warp& w = warps_[slot];
-  if (w.state != WarpState::Running || w.branch_pending || w.last_issue == issue_cycle_)
+  if (w.state != WarpState::Running || w.branch_pending || w.scoreboard_blocked ||
+      w.last_issue == issue_cycle_)
     return false;
   const WarpInst& inst = w.stream->insts[w.next];
   if (inst.cls == InstClass::Exit || inst.cls == InstClass::Barrier) return true;
   // Cheapest test first: most cycles every collector of the type is taken.
   if (free_collectors_[static_cast<unsigned>(unit_of(inst.cls))] == 0) return false;
   for (unsigned i = 0; i < inst.num_src; ++i)
-    if (w.pending_writes[inst.src[i]]) return false;
+    if (w.pending_writes[inst.src[i]]) return !(w.scoreboard_blocked = true);
   for (unsigned i = 0; i < inst.num_dst; ++i)
-    if (w.pending_writes[inst.dst[i]]) return false;
+    if (w.pending_writes[inst.dst[i]]) return !(w.scoreboard_blocked = true);
   return true;
 }
 
@@ -358,6 +359,7 @@ void SmCore::write_done(const Event& e, uint64_t now) {
   const WarpInst& inst = w.stream->insts[e.inst];
   for (unsigned k = 0; k < inst.num_dst; ++k)
     if (inst.dst[k] != kZeroRegister) w.pending_writes.reset(inst.dst[k]);
+  w.scoreboard_blocked = false;
   retire(e.warp, now);
 }
 

@@ -104,6 +104,9 @@ class SmCore {
     uint32_t outstanding = 0;            ///< issued, not yet retired
     bool branch_pending = false;         ///< waits for a branch to resolve
     uint64_t last_issue = ~uint64_t(0);  ///< one instruction per warp per cycle
+    /// The next instruction has a scoreboard hazard: nothing changes that until one of
+    /// this warp's writes completes, so the scheduler need not test it again.
+    mutable bool scoreboard_blocked = false;
     const WarpStream* stream = nullptr;
     std::bitset<256> pending_writes;
   };
