@@ -75,6 +75,7 @@ class SmCore {
   std::string warp_report(uint64_t now) const;
 
   const Occupancy& occupancy() const { return occupancy_; }
+  const SmConfig& config() const { return config_; }
   const KernelShape& kernel() const { return kernel_; }
 
   struct Counters {

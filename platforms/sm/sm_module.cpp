@@ -102,10 +102,25 @@ nlohmann::json SmModule::stats(uint64_t end_cycle) {
 
 nlohmann::json SmModule::describe() const {
   const Occupancy& occ = core_.occupancy();
+  const SmConfig& c = core_.config();
   return {{"storage_bits",
            {{"operand_buffers", uint64_t(collector_units_) * kMaxSrc * kWarpRegisterBytes * 8}}},
           {"units", collector_units_},
           {"operands_per_unit", kMaxSrc},
+          {"ports",
+           {{"collectors",
+             {{"sp", c.collectors[0]}, {"sfu", c.collectors[1]}, {"mem", c.collectors[2]}}},
+            {"execution_units",
+             {{"sp", c.exec_units[0]}, {"sfu", c.exec_units[1]}, {"mem", c.exec_units[2]}}},
+            {"issue", {{"schedulers", c.schedulers}, {"width_per_scheduler", c.issue_width}}}}},
+          {"latency_cycles",
+           {{"alu", c.alu_latency},
+            {"sfu", c.sfu_latency},
+            {"sfu_interval", c.sfu_interval},
+            {"branch", c.branch_latency},
+            {"store", c.store_latency},
+            {"load_hit", c.mem_hit_latency},
+            {"load_miss", c.mem_miss_latency}}},
           {"occupancy",
            {{"ctas", occ.ctas},
             {"warps", occ.warps()},
