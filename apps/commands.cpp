@@ -96,22 +96,6 @@ int run_command(const po::variables_map& vm) {
 
 // ---------------------------------------------------------------- params
 
-const char* type_name(ParamType t) {
-  switch (t) {
-    case ParamType::Int:
-      return "int";
-    case ParamType::Real:
-      return "real";
-    case ParamType::Bool:
-      return "bool";
-    case ParamType::Choice:
-      return "choice";
-    case ParamType::Text:
-      return "text";
-  }
-  return "?";
-}
-
 json typed_value(const Params& p, const ParamSpec& spec) {
   switch (spec.type) {
     case ParamType::Int:
@@ -195,7 +179,7 @@ int params_command(const po::variables_map& vm) {
     nlohmann::ordered_json out = nlohmann::ordered_json::array();
     for (const ParamSpec& spec : catalogue) {
       nlohmann::ordered_json entry = {{"name", spec.name},
-                                      {"type", type_name(spec.type)},
+                                      {"type", to_string(spec.type)},
                                       {"value", typed_value(params, spec)},
                                       {"default", typed_value(defaults, spec)},
                                       {"unit", spec.unit},

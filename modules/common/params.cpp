@@ -217,22 +217,6 @@ const ParamSpec& spec_of(std::string_view name) {
   return *spec;
 }
 
-const char* type_name(ParamType t) {
-  switch (t) {
-    case ParamType::Int:
-      return "Int";
-    case ParamType::Real:
-      return "Real";
-    case ParamType::Bool:
-      return "Bool";
-    case ParamType::Choice:
-      return "Choice";
-    case ParamType::Text:
-      return "Text";
-  }
-  return "?";
-}
-
 bool is_preset_path(const std::string& preset) {
   const std::string ext = ".json";
   return preset.find('/') != std::string::npos ||
@@ -387,8 +371,8 @@ const Params::Value& Params::value_of(std::string_view name, ParamType expected)
   const bool ok =
       spec.type == expected || (expected == ParamType::Text && spec.type == ParamType::Choice);
   if (!ok) {
-    throw std::logic_error("parameter " + spec.name + " is " + type_name(spec.type) + ", read as " +
-                           type_name(expected));
+    throw std::logic_error("parameter " + spec.name + " is " + to_string(spec.type) + ", read as " +
+                           to_string(expected));
   }
   return values_.find(name)->second;
 }
@@ -474,6 +458,22 @@ ParamSpec choice_param(const char* name, const char* default_value,
   p.description = description;
   p.source = source;
   return p;
+}
+
+const char* to_string(ParamType type) {
+  switch (type) {
+    case ParamType::Int:
+      return "int";
+    case ParamType::Real:
+      return "real";
+    case ParamType::Bool:
+      return "bool";
+    case ParamType::Choice:
+      return "choice";
+    case ParamType::Text:
+      return "text";
+  }
+  return "?";
 }
 
 }  // namespace warpreg

@@ -12,6 +12,8 @@
 namespace warpreg {
 
 enum class ParamType { Int, Real, Bool, Choice, Text };
+/// "int", "real", "bool", "choice", "text".
+const char* to_string(ParamType type);
 
 struct ParamSpec {
   std::string name;  ///< dotted, e.g. "rf.banks"
