@@ -38,16 +38,24 @@ struct StubInitiator : sc_core::sc_module {
   tlm::tlm_response_status last_response = tlm::TLM_INCOMPLETE_RESPONSE;
 };
 
+/// The register file at the default parameters, driven by a stub initiator.
+struct RegisterFileBench {
+  const Params params;
+  const power::TechTable tech = power::TechTable::load(params.text("power.tech"));
+  const CycleClock clock{params.real("sim.clock_mhz")};
+  RegisterFileModule rf{"rf", params, tech, clock};
+  StubInitiator init{"init", clock};
+  RegisterFileBench() { init.socket.bind(rf.socket); }
+};
+
 }  // namespace
 
 TEST_CASE("register file module: write then read returns the data with bank timing",
           "[regfile][module]") {
-  const Params params;
-  const power::TechTable tech = power::TechTable::load(params.text("power.tech"));
-  const CycleClock clock(params.real("sim.clock_mhz"));
-  RegisterFileModule rf("rf", params, tech, clock);
-  StubInitiator init("init", clock);
-  init.socket.bind(rf.socket);
+  RegisterFileBench bench;
+  RegisterFileModule& rf = bench.rf;
+  StubInitiator& init = bench.init;
+  const CycleClock& clock = bench.clock;
 
   struct Driver : sc_core::sc_module {
     SC_HAS_PROCESS(Driver);
@@ -95,12 +103,8 @@ TEST_CASE("register file module: write then read returns the data with bank timi
 
 TEST_CASE("register file module: an access beyond the register file is an address error",
           "[regfile][module][bad-input]") {
-  const Params params;
-  const power::TechTable tech = power::TechTable::load(params.text("power.tech"));
-  const CycleClock clock(params.real("sim.clock_mhz"));
-  RegisterFileModule rf("rf", params, tech, clock);
-  StubInitiator init("init", clock);
-  init.socket.bind(rf.socket);
+  RegisterFileBench bench;
+  StubInitiator& init = bench.init;
   sc_core::sc_start(sc_core::SC_ZERO_TIME);
   init.access(RfAccessKind::Read, 2000, 0, 0);
   CHECK(init.last_response == tlm::TLM_ADDRESS_ERROR_RESPONSE);
