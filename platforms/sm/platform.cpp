@@ -25,10 +25,20 @@ class SmPlatformImpl {
             static_cast<uint64_t>(params.integer("sim.quantum_cycles")),
             static_cast<uint64_t>(params.integer("sim.max_cycles"))) {
     check_register_file_fits();
-    // The operand path: SM collectors -> crossbar -> [stages of later designs] -> banks.
+    // The operand path: SM collectors -> crossbar -> design stages -> extra stages -> banks.
+    stages_ = make_design_stages(params_);
+    if (settings_.extra_stages)
+      for (auto& stage : settings_.extra_stages()) stages_.push_back(std::move(stage));
     sm_.rf_socket.bind(crossbar_.target);
-    crossbar_.initiator.bind(regfile_.socket);
+    OperandStage* last = &crossbar_;
+    for (auto& stage : stages_) {
+      last->initiator.bind(stage->target);
+      last = stage.get();
+    }
+    last->initiator.bind(regfile_.socket);
     blocks_ = {&regfile_, &crossbar_, &sm_};
+    for (auto& stage : stages_)
+      if (auto* block = dynamic_cast<ReportingBlock*>(stage.get())) blocks_.push_back(block);
     sm_.set_progress(settings_.progress);
     if (!settings_.vcd_path.empty()) open_waveform();
   }
@@ -103,12 +113,19 @@ class SmPlatformImpl {
     return {{"preset", params_.preset()},
             {"technology", tech_.name()},
             {"clock_mhz", params_.real("sim.clock_mhz")},
-            {"operand_path", {"sm.collectors", "crossbar", "regfile"}},
+            {"operand_path", operand_path()},
             {"blocks", std::move(blocks)},
             {"params", params_.to_json()}};
   }
 
  private:
+  nlohmann::json operand_path() const {
+    nlohmann::json path = {"sm.collectors", "crossbar"};
+    for (const auto& stage : stages_) path.push_back(stage->basename());
+    path.push_back("regfile");
+    return path;
+  }
+
   void check_register_file_fits() const {
     const Occupancy& occ = sm_.core().occupancy();
     const uint64_t needed = uint64_t(occ.warps()) * occ.regs_per_warp();
@@ -145,9 +162,15 @@ class SmPlatformImpl {
   RegisterFileModule regfile_;
   Crossbar crossbar_;
   SmModule sm_;
+  OperandStages stages_;
   std::vector<ReportingBlock*> blocks_;
   sc_core::sc_trace_file* vcd_ = nullptr;
 };
+
+OperandStages make_design_stages(const Params&) {
+  // The baseline has none; the designs of later issues add theirs here.
+  return {};
+}
 
 SmPlatform::SmPlatform(const Params& params, std::unique_ptr<Workload> workload,
                        RunSettings settings)

@@ -1,20 +1,34 @@
 #pragma once
 // The SM platform: elaborates every block a preset asks for, binds their TLM
 // sockets, runs the workload and returns the statistics. One per process.
+#include <functional>
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <string>
+#include <vector>
 
 #include "modules/common/errors.h"
 #include "modules/common/params.h"
+#include "modules/operand_path/operand_stage.h"
 #include "stimuli/driver/workload.h"
 
 namespace warpreg {
 
+using OperandStages = std::vector<std::unique_ptr<OperandStage>>;
+
 struct RunSettings {
   std::string vcd_path;   ///< write a waveform of bank activity and power states when set
   bool progress = false;  ///< print a progress line on stderr (runs longer than a few seconds)
+  /// Builds extra operand-path stages, inserted in order after the design's own
+  /// stages and before the banks: a hook for experiments and test benches. A stage
+  /// that is also a ReportingBlock appears in stats.json's blocks.
+  std::function<OperandStages()> extra_stages;
 };
+
+/// The operand-path stages a preset asks for (name translation, codec, power
+/// control), in path order from the crossbar towards the banks. A design adds its
+/// stage here; the SM, crossbar and banks do not change.
+OperandStages make_design_stages(const Params& params);
 
 class SmPlatformImpl;
 

@@ -8,7 +8,9 @@
 #include <fstream>
 #include <iterator>
 
+#include "modules/common/block.h"
 #include "modules/common/errors.h"
+#include "modules/common/rf_access.h"
 #include "platforms/sm/platform.h"
 
 using namespace warpreg;
@@ -176,4 +178,73 @@ TEST_CASE("waveform: --vcd writes per-bank activity and power state", "[platform
   CHECK_THAT(vcd, Catch::Contains("bank0_accesses") && Catch::Contains("bank15_power") &&
                       Catch::Contains("#714"));  // one 1400 MHz cycle, in ps
   std::filesystem::remove(path);
+}
+
+namespace {
+
+/// Counts what passes; optionally flips a bit of every read of one register.
+class ProbeStage : public OperandStage, public ReportingBlock {
+ public:
+  explicit ProbeStage(sc_core::sc_module_name name, int corrupt_reg = -1)
+      : OperandStage(name), corrupt_reg_(corrupt_reg) {}
+  std::string block_name() const override { return "probe"; }
+  nlohmann::json stats(uint64_t) override {
+    return {{"events", {{"reads", reads_}, {"writes", writes_}, {"other", other_}}},
+            {"dynamic_pj", 0.0},
+            {"leakage_pj", 0.0},
+            {"storage_bits", 0}};
+  }
+  nlohmann::json describe() const override { return nlohmann::json::object(); }
+
+ protected:
+  void b_transport(tlm::tlm_generic_payload& payload, sc_core::sc_time& delay) override {
+    initiator->b_transport(payload, delay);
+    const RfAccess& a = rf_access_of(payload);
+    if (a.kind == RfAccessKind::Read) {
+      ++reads_;
+      if (a.arch_reg == corrupt_reg_) register_of(payload).lane[5] ^= 0x100;
+    } else if (a.kind == RfAccessKind::Write) {
+      ++writes_;
+    } else {
+      ++other_;
+    }
+  }
+
+ private:
+  int corrupt_reg_;
+  uint64_t reads_ = 0, writes_ = 0, other_ = 0;
+};
+
+nlohmann::json run_with_probe(int corrupt_reg) {
+  const Params params = Params::load("baseline", kSmallSynthetic);
+  RunSettings settings;
+  settings.extra_stages = [corrupt_reg] {
+    OperandStages stages;
+    stages.push_back(std::make_unique<ProbeStage>("probe", corrupt_reg));
+    return stages;
+  };
+  SmPlatform platform(params, open_workload("synthetic", params), settings);
+  CHECK(platform.describe()["operand_path"] ==
+        nlohmann::json({"sm.collectors", "crossbar", "probe", "regfile"}));
+  return platform.run();
+}
+
+}  // namespace
+
+TEST_CASE("operand path: an inserted stage sees every register access", "[platform][stage]") {
+  const nlohmann::json s = run_with_probe(-1);
+  CHECK(s["status"] == "ok");
+  const nlohmann::json& probe = s["blocks"]["probe"]["events"];
+  CHECK(probe["reads"] == s["rf"]["reads"]);
+  CHECK(probe["writes"] == s["rf"]["writes"]);
+  CHECK(probe["other"].get<uint64_t>() == 2 * 12 * 8);  // launch and retire of every warp
+}
+
+TEST_CASE("integrity: a stage that corrupts a register stops the run naming it",
+          "[platform][stage][integrity]") {
+  const nlohmann::json s = run_with_probe(3);
+  CHECK(s["status"] == "integrity_mismatch");
+  CHECK(s["integrity"]["mismatches"] == 1);
+  CHECK_THAT(s["error"].get<std::string>(),
+             Catch::Contains("R3 at PC") && Catch::Contains("lane 5"));
 }
