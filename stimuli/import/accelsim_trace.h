@@ -1,0 +1,64 @@
+#pragma once
+// A workload read from an Accel-Sim SASS trace (`kernel-N.traceg`, NVBit tracer
+// versions 4 and 5; docs/accelsim-import.md). The whole trace is parsed and checked
+// up front and every warp stream is kept in memory. Accel-Sim traces carry no
+// register values, so destination values come from a seeded value model.
+#include <cstdint>
+#include <istream>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "stimuli/driver/workload.h"
+
+namespace warpreg {
+
+/// Instruction class of a SASS opcode ("LDG.E.128.SYS" -> Load). `has_destination`
+/// splits atomics into loads (they return a value) and reductions (stores). EXIT maps
+/// to Exit here; the importer turns an EXIT that is not a warp's last into a Branch.
+InstClass accelsim_opcode_class(std::string_view opcode, bool has_destination);
+
+/// True for a workload name open_workload() hands to this importer: a path ending in ".traceg".
+bool is_accelsim_trace_name(const std::string& name);
+/// The trace at `path`, its values seeded by sim.seed.
+std::unique_ptr<Workload> open_accelsim_trace(const std::string& path, const Params& params);
+
+class AccelSimTraceWorkload : public Workload {
+ public:
+  /// Reads the trace at `path`; `seed` (sim.seed) drives the destination values.
+  /// Throws WorkloadError("PATH:LINE: ...") on any malformed or incomplete input.
+  AccelSimTraceWorkload(const std::string& path, uint64_t seed);
+  /// Reads a trace from `in`; `source_name` stands for the file in messages.
+  AccelSimTraceWorkload(std::istream& in, std::string source_name, uint64_t seed);
+
+  const KernelShape& shape() const override { return shape_; }
+  /// The stored stream; `slot` is irrelevant to a trace. Throws WorkloadError for a
+  /// (cta, warp) outside the kernel's shape.
+  const WarpStream& load_warp(uint32_t slot, uint32_t cta, uint32_t warp) override;
+  std::string describe() const override;
+
+  /// Dynamic warp instructions in the whole trace.
+  uint64_t total_instructions() const { return total_instructions_; }
+  /// The header's -nregs, or 0 when the header has none.
+  uint32_t header_nregs() const { return header_nregs_; }
+  /// Inconsistencies that do not stop the import ("FILE:LINE: ..."); each one is
+  /// also printed once to stderr when the trace is read.
+  const std::vector<std::string>& warnings() const { return warnings_; }
+
+ private:
+  void parse(std::istream& in);
+
+  std::string source_name_;
+  uint64_t seed_;
+  KernelShape shape_;
+  std::vector<WarpStream> streams_;
+  /// streams_ index of warp w of CTA c at c * warps_per_cta + w.
+  std::vector<uint32_t> stream_of_warp_;
+  uint64_t total_instructions_ = 0;
+  uint32_t header_nregs_ = 0;
+  std::vector<std::string> warnings_;
+
+  friend class AccelSimParser;
+};
+
+}  // namespace warpreg
