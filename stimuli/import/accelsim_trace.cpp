@@ -13,6 +13,7 @@
 #include <utility>
 
 #include "modules/common/params.h"
+#include "stimuli/kernel/kernel_ir.h"
 
 namespace warpreg {
 
@@ -147,26 +148,6 @@ void fill_destination_value(uint64_t warp_seed, uint32_t index, unsigned k, Warp
 }
 
 }  // namespace
-
-InstClass accelsim_opcode_class(std::string_view opcode, bool has_destination) {
-  const std::string_view base = opcode.substr(0, opcode.find('.'));
-  auto any_of = [base](std::initializer_list<std::string_view> names) {
-    return std::find(names.begin(), names.end(), base) != names.end();
-  };
-  if (any_of({"LD", "LDG", "LDS", "LDL", "LDC", "LDSM", "LDGSTS", "TEX", "TLD", "TLD4", "TXD",
-              "TXQ", "SULD"}))
-    return InstClass::Load;
-  if (any_of({"ATOM", "ATOMG", "ATOMS", "RED", "SUATOM", "SURED"}))
-    return has_destination ? InstClass::Load : InstClass::Store;
-  if (any_of({"ST", "STG", "STS", "STL", "SUST"})) return InstClass::Store;
-  if (any_of({"BRA", "BRX", "JMP", "JMX", "CALL", "RET", "SSY", "PBK", "BRK", "CONT", "PCNT",
-              "SYNC", "BSSY", "BSYNC", "WARPSYNC", "KIL"}))
-    return InstClass::Branch;
-  if (base == "BAR") return InstClass::Barrier;
-  if (base == "EXIT") return InstClass::Exit;
-  if (any_of({"MUFU", "RRO"})) return InstClass::Sfu;
-  return InstClass::Alu;
-}
 
 /// One pass over a .traceg file; fills the workload's members.
 class AccelSimParser {
@@ -444,7 +425,7 @@ class AccelSimParser {
       fail("the immediate must be an integer, got " + quoted(tokens_[next_token_]));
 
     const uint32_t index = static_cast<uint32_t>(stream_->insts.size());
-    inst.cls = accelsim_opcode_class(opcode, inst.num_dst != 0);
+    inst.cls = classify_opcode(opcode, inst.num_dst != 0);
     // Threads that exit early (predicated or divergent EXIT) leave the warp running.
     if (inst.cls == InstClass::Exit && index + 1 < insts_expected_) inst.cls = InstClass::Branch;
     if (index + 1 == insts_expected_ && inst.cls != InstClass::Exit)

@@ -13,11 +13,6 @@
 
 namespace warpreg {
 
-/// Instruction class of a SASS opcode ("LDG.E.128.SYS" -> Load). `has_destination`
-/// splits atomics into loads (they return a value) and reductions (stores). EXIT maps
-/// to Exit here; the importer turns an EXIT that is not a warp's last into a Branch.
-InstClass accelsim_opcode_class(std::string_view opcode, bool has_destination);
-
 /// True for a workload name open_workload() hands to this importer: a path ending in ".traceg".
 bool is_accelsim_trace_name(const std::string& name);
 /// The trace at `path`, its values seeded by sim.seed.

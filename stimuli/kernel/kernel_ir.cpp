@@ -241,22 +241,27 @@ std::string_view strip_annotation(std::string_view s, std::string& target) {
 
 }  // namespace
 
-InstClass classify_opcode(std::string_view opcode) {
-  static constexpr std::array<std::string_view, 13> kLoads = {
-      "LD",   "LDG",  "LDS",   "LDL", "LDC", "LDU", "LDSLK",
-      "LDLK", "ATOM", "ATOMS", "TLD", "TEX", "TLD4"};
-  static constexpr std::array<std::string_view, 8> kStores = {"ST",     "STG",  "STS", "STL",
-                                                              "STSCUL", "STUL", "RED", "SUST"};
-  static constexpr std::array<std::string_view, 16> kBranches = {
-      "BRA", "BRX", "JMP", "JMX",  "CAL",  "CALL", "JCAL", "RET",
-      "SSY", "PBK", "BRK", "SYNC", "CONT", "PCNT", "PRET", "PEXIT"};
+InstClass classify_opcode(std::string_view opcode, bool has_destination) {
+  static constexpr std::array<std::string_view, 16> kLoads = {
+      "LD",   "LDG",    "LDS", "LDL", "LDC",  "LDU", "LDSLK", "LDLK",
+      "LDSM", "LDGSTS", "TEX", "TLD", "TLD4", "TXD", "TXQ",   "SULD"};
+  // Atomics return the old value when they have a destination; reductions do not.
+  static constexpr std::array<std::string_view, 6> kAtomics = {"ATOM",   "ATOMG", "ATOMS",
+                                                               "SUATOM", "RED",   "SURED"};
+  static constexpr std::array<std::string_view, 7> kStores = {"ST",     "STG",  "STS", "STL",
+                                                              "STSCUL", "STUL", "SUST"};
+  static constexpr std::array<std::string_view, 20> kBranches = {
+      "BRA", "BRX",  "JMP",  "JMX",  "CAL",  "CALL",  "JCAL", "RET",   "SSY",      "PBK",
+      "BRK", "SYNC", "CONT", "PCNT", "PRET", "PEXIT", "BSSY", "BSYNC", "WARPSYNC", "KIL"};
   const std::string_view base = base_mnemonic(opcode);
   if (is_one_of(base, kLoads)) return InstClass::Load;
+  if (is_one_of(base, kAtomics)) return has_destination ? InstClass::Load : InstClass::Store;
   if (is_one_of(base, kStores)) return InstClass::Store;
   if (is_one_of(base, kBranches)) return InstClass::Branch;
   if (base == "BAR") return InstClass::Barrier;
   if (base == "EXIT") return InstClass::Exit;
-  if (base == "MUFU") return InstClass::Sfu;
+  // RRO is the range reduction that feeds MUFU on Kepler-Pascal, on the same unit.
+  if (base == "MUFU" || base == "RRO") return InstClass::Sfu;
   return InstClass::Alu;
 }
 
@@ -285,7 +290,8 @@ StaticInst parse_sass(std::string_view text, uint64_t pc) {
 
   const size_t space = s.find_first_of(" \t");
   inst.opcode = std::string(s.substr(0, space));
-  inst.cls = classify_opcode(inst.opcode);
+  // Provisional: an atomic is taken to return a value until its operands say otherwise.
+  inst.cls = classify_opcode(inst.opcode, true);
   const std::string_view opcode = inst.opcode;
   const std::string_view base = base_mnemonic(opcode);
 
@@ -356,6 +362,7 @@ StaticInst parse_sass(std::string_view text, uint64_t pc) {
         break;
     }
   }
+  inst.cls = classify_opcode(inst.opcode, !inst.dst.empty());
   return inst;
 }
 

@@ -32,8 +32,10 @@ struct StaticInst {
 /// std::invalid_argument naming the bad operand; callers add the file and line.
 StaticInst parse_sass(std::string_view text, uint64_t pc);
 
-/// The instruction class of a mnemonic, decided by its base (before the first '.').
-InstClass classify_opcode(std::string_view opcode);
+/// The instruction class of a mnemonic, decided by its base (before the first '.'),
+/// shared by every importer. `has_destination` splits atomics into loads (they return
+/// a value) and reductions (stores). Table in docs/kernel-ir.md.
+InstClass classify_opcode(std::string_view opcode, bool has_destination);
 
 /// True unless `inst` always transfers control (unguarded BRA/JMP/RET/EXIT/BRK/CONT,
 /// or an unguarded ".S" sync with a TARGET).

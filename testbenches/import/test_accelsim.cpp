@@ -9,6 +9,7 @@
 #include "platforms/sm/platform.h"
 #include "stimuli/driver/workload.h"
 #include "stimuli/import/accelsim_trace.h"
+#include "stimuli/kernel/kernel_ir.h"
 
 using namespace warpreg;
 using Catch::Matchers::Contains;
@@ -160,7 +161,7 @@ TEST_CASE("accelsim: opcode classes follow the base mnemonic", "[import][accelsi
   };
   for (const Case& c : cases) {
     INFO(c.opcode);
-    CHECK(accelsim_opcode_class(c.opcode, c.has_destination) == c.cls);
+    CHECK(classify_opcode(c.opcode, c.has_destination) == c.cls);
   }
 }
 

@@ -54,24 +54,24 @@ void require_layout_order(const Kernel& k) {
 }  // namespace
 
 TEST_CASE("kernel ir: opcode classification") {
-  CHECK(classify_opcode("LD.E.U8") == InstClass::Load);
-  CHECK(classify_opcode("LDS.128") == InstClass::Load);
-  CHECK(classify_opcode("LDC") == InstClass::Load);
-  CHECK(classify_opcode("ATOM.E.ADD") == InstClass::Load);
-  CHECK(classify_opcode("TLD.LZ.P") == InstClass::Load);
-  CHECK(classify_opcode("ST.E.WT") == InstClass::Store);
-  CHECK(classify_opcode("STS") == InstClass::Store);
-  CHECK(classify_opcode("RED.E.ADD") == InstClass::Store);
-  CHECK(classify_opcode("BRA.U") == InstClass::Branch);
-  CHECK(classify_opcode("SSY") == InstClass::Branch);
-  CHECK(classify_opcode("CAL") == InstClass::Branch);
-  CHECK(classify_opcode("RET") == InstClass::Branch);
-  CHECK(classify_opcode("BAR.SYNC") == InstClass::Barrier);
-  CHECK(classify_opcode("EXIT") == InstClass::Exit);
-  CHECK(classify_opcode("MUFU.RCP") == InstClass::Sfu);
-  CHECK(classify_opcode("ISETP.GE.AND") == InstClass::Alu);
-  CHECK(classify_opcode("LOP.AND") == InstClass::Alu);
-  CHECK(classify_opcode("SHFL.BFLY") == InstClass::Alu);
+  CHECK(classify_opcode("LD.E.U8", true) == InstClass::Load);
+  CHECK(classify_opcode("LDS.128", true) == InstClass::Load);
+  CHECK(classify_opcode("LDC", true) == InstClass::Load);
+  CHECK(classify_opcode("ATOM.E.ADD", true) == InstClass::Load);
+  CHECK(classify_opcode("TLD.LZ.P", true) == InstClass::Load);
+  CHECK(classify_opcode("ST.E.WT", true) == InstClass::Store);
+  CHECK(classify_opcode("STS", true) == InstClass::Store);
+  CHECK(classify_opcode("RED.E.ADD", false) == InstClass::Store);
+  CHECK(classify_opcode("BRA.U", true) == InstClass::Branch);
+  CHECK(classify_opcode("SSY", true) == InstClass::Branch);
+  CHECK(classify_opcode("CAL", true) == InstClass::Branch);
+  CHECK(classify_opcode("RET", true) == InstClass::Branch);
+  CHECK(classify_opcode("BAR.SYNC", true) == InstClass::Barrier);
+  CHECK(classify_opcode("EXIT", true) == InstClass::Exit);
+  CHECK(classify_opcode("MUFU.RCP", true) == InstClass::Sfu);
+  CHECK(classify_opcode("ISETP.GE.AND", true) == InstClass::Alu);
+  CHECK(classify_opcode("LOP.AND", true) == InstClass::Alu);
+  CHECK(classify_opcode("SHFL.BFLY", true) == InstClass::Alu);
 }
 
 TEST_CASE("kernel ir: operand parsing") {
