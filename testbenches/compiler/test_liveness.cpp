@@ -7,41 +7,10 @@
 #include "stimuli/compiler/liveness.h"
 #include "stimuli/import/nvdisasm_dot.h"
 #include "stimuli/kernel/kernel_ir.h"
+#include "testbenches/support/kernel_builder.h"
 
 using namespace warpreg;
-
-namespace {
-
-/// A kernel whose block i holds the SASS lines blocks[i], with the given edges.
-Kernel make_kernel(const std::vector<std::vector<std::string>>& blocks,
-                   const std::vector<std::pair<uint32_t, uint32_t>>& edges) {
-  Kernel k;
-  uint64_t pc = 0;
-  for (uint32_t i = 0; i < blocks.size(); ++i) {
-    BasicBlock b;
-    b.id = i;
-    b.name = "B" + std::to_string(i);
-    for (const std::string& line : blocks[i]) {
-      b.insts.push_back(parse_sass(line, pc));
-      pc += 8;
-    }
-    k.blocks.push_back(b);
-  }
-  for (auto [from, to] : edges) k.add_edge(from, to);
-  return k;
-}
-
-RegisterSet regs(std::initializer_list<size_t> rs) {
-  RegisterSet s;
-  for (size_t r : rs) s.set(r);
-  return s;
-}
-
-std::string shared_cfg(const std::string& file) {
-  return std::string(WARPREG_SHARED_DATA_DIR) + "/nvdisasm-cfg/" + file;
-}
-
-}  // namespace
+using namespace warpreg::testing;
 
 TEST_CASE("liveness: register sets format as ranges") {
   CHECK(format_register_set(regs({0, 1, 2, 3, 7})) == "R0-R3,R7");

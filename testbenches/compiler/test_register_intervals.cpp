@@ -10,35 +10,12 @@
 #include "stimuli/compiler/register_intervals.h"
 #include "stimuli/import/nvdisasm_dot.h"
 #include "stimuli/kernel/kernel_ir.h"
+#include "testbenches/support/kernel_builder.h"
 
 using namespace warpreg;
+using namespace warpreg::testing;
 
 namespace {
-
-/// A kernel whose block i holds the SASS lines blocks[i], with the given edges.
-Kernel make_kernel(const std::vector<std::vector<std::string>>& blocks,
-                   const std::vector<std::pair<uint32_t, uint32_t>>& edges) {
-  Kernel k;
-  uint64_t pc = 0;
-  for (uint32_t i = 0; i < blocks.size(); ++i) {
-    BasicBlock b;
-    b.id = i;
-    b.name = "B" + std::to_string(i);
-    for (const std::string& line : blocks[i]) {
-      b.insts.push_back(parse_sass(line, pc));
-      pc += 8;
-    }
-    k.blocks.push_back(b);
-  }
-  for (auto [from, to] : edges) k.add_edge(from, to);
-  return k;
-}
-
-RegisterSet regs(std::initializer_list<size_t> rs) {
-  RegisterSet s;
-  for (size_t r : rs) s.set(r);
-  return s;
-}
 
 bool is_header(const IntervalPartition& p, uint32_t block, uint32_t inst) {
   const IntervalPiece& h = p.intervals.at(p.interval_of.at(block).at(inst)).header();
@@ -89,10 +66,6 @@ void check_invariants(const Kernel& k, const IntervalPartition& p, uint32_t n) {
     total += ri.instructions;
   }
   CHECK(total == k.instruction_count());
-}
-
-std::string shared_cfg(const std::string& file) {
-  return std::string(WARPREG_SHARED_DATA_DIR) + "/nvdisasm-cfg/" + file;
 }
 
 }  // namespace

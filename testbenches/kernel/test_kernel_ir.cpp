@@ -5,8 +5,10 @@
 #include "stimuli/driver/workload.h"
 #include "stimuli/import/nvdisasm_dot.h"
 #include "stimuli/kernel/kernel_ir.h"
+#include "testbenches/support/kernel_builder.h"
 
 using namespace warpreg;
+using namespace warpreg::testing;
 
 namespace {
 
@@ -27,10 +29,6 @@ Kernel make_cfg(uint32_t n, const std::vector<std::pair<uint32_t, uint32_t>>& ed
   for (BasicBlock& b : k.blocks)
     b.insts.push_back(parse_sass(b.succ.empty() ? "EXIT" : "@P0 BRA `(.L_x)", 0));
   return k;
-}
-
-std::string shared_cfg(const std::string& file) {
-  return std::string(WARPREG_SHARED_DATA_DIR) + "/nvdisasm-cfg/" + file;
 }
 
 std::string bad_file(const std::string& file) {
