@@ -90,12 +90,7 @@ TEST_CASE("release flags: a block longer than 18 instructions gets two pirs") {
 TEST_CASE("release flags: diamond releases a path's register at the reconvergence point") {
   // R5 is read last on the else path B2; releasing it there would lose it for the
   // lanes of the then path if B2 ran first, so the pbr of B3 releases it.
-  const Kernel k = make_kernel({{"MOV R5, c[0x0][0x20]", "MOV R0, c[0x0][0x24]",
-                                 "ISETP.GE.AND P0, PT, R0, 0x1, PT", "@P0 BRA `(.L_else)"},
-                                {"IADD R2, R0, 0x1", "BRA `(.L_join)"},
-                                {"IADD R2, R5, 0x2"},
-                                {"STS [R0], R2", "EXIT"}},
-                               {{0, 1}, {0, 2}, {1, 3}, {2, 3}});
+  const Kernel k = diamond_kernel();
   const Liveness lv = compute_liveness(k);
   const ReleaseFlags rf = compute_release_flags(k, lv);
   CHECK(rf.flags[0] == std::vector<uint8_t>{0, 0, 0, 0});
@@ -143,12 +138,7 @@ TEST_CASE("release flags: a pbr register beyond 6 bits is an error") {
 
 TEST_CASE("release flags: loop-carried registers are not released inside the loop") {
   // R0 (index) and R1 (sum) are carried, R8 (bound) invariant, R4 local to the body.
-  const Kernel k =
-      make_kernel({{"MOV R0, RZ", "MOV R1, RZ", "MOV R8, c[0x0][0x20]"},
-                   {"ISETP.GE.AND P0, PT, R0, R8, PT", "@P0 BRA `(.L_exit)"},
-                   {"LDS R4, [R0]", "IADD R1, R1, R4", "IADD R0, R0, 0x4", "BRA `(.L_head)"},
-                   {"STS [RZ], R1", "EXIT"}},
-                  {{0, 1}, {1, 2}, {1, 3}, {2, 1}});
+  const Kernel k = loop_kernel();
   const Liveness lv = compute_liveness(k);
   const ReleaseFlags rf = compute_release_flags(k, lv);
   CHECK(rf.flags[1] == std::vector<uint8_t>{0, 0});
