@@ -34,6 +34,10 @@ class RfAccess : public tlm::tlm_extension<RfAccess> {
   uint16_t collector = 0;    ///< operand collector unit id
   uint8_t operand_slot = 0;  ///< source operand index within the instruction (reads)
   LaneMask active_mask = kFullMask;
+  /// Lanes whose storage a Read touches: only the lane slices holding them are read
+  /// (and counted). All lanes by default; a codec narrows it to the slices a
+  /// compressed register occupies, an active-mask stage to the active lanes.
+  LaneMask read_lanes = kFullMask;
   uint32_t phys_reg = kNoPhysical;  ///< physical warp-register index after name translation
   uint32_t regs_per_warp = 0;       ///< registers the warp holds (Launch / Retire)
   uint64_t pc = 0;
@@ -57,6 +61,7 @@ class RfTransaction {
   tlm::tlm_generic_payload& prepare(RfAccessKind kind, WarpRegister* buffer) {
     access_.kind = kind;
     access_.phys_reg = kNoPhysical;
+    access_.read_lanes = kFullMask;
     const bool is_write = kind == RfAccessKind::Write;
     payload_.set_command(kind == RfAccessKind::Read ? tlm::TLM_READ_COMMAND
                          : is_write                 ? tlm::TLM_WRITE_COMMAND

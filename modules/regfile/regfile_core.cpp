@@ -44,16 +44,18 @@ uint64_t RegFileCore::reserve(std::vector<uint64_t>& next_free, uint32_t bank, u
   return grant;
 }
 
-BankGrant RegFileCore::read(uint32_t phys_reg, uint32_t bank, uint64_t cycle, WarpRegister& out) {
-  // A read brings the whole entry: every slice is read.
-  const uint32_t slices =
-      (config_.lane_slices >= 32) ? kFullMask : (1u << config_.lane_slices) - 1u;
+BankGrant RegFileCore::read(uint32_t phys_reg, uint32_t bank, uint64_t cycle, WarpRegister& out,
+                            LaneMask lanes) {
+  const uint32_t slices = slice_mask(lanes);
   BankGrant g;
   g.bank = bank;
-  g.slices = config_.lane_slices;
+  g.slices = static_cast<uint32_t>(__builtin_popcount(slices));
   g.grant_cycle = reserve(read_free_, bank, slices, cycle);
   g.ready_cycle = g.grant_cycle + config_.read_latency;
-  out = data_[phys_reg];
+  LaneMask read_mask = 0;
+  for (uint32_t s = 0; s < config_.lane_slices; ++s)
+    if (slices & (1u << s)) read_mask |= slice_lane_masks_[s];
+  out.merge(data_[phys_reg], read_mask);
   ++counters_.reads;
   counters_.slice_reads += g.slices;
   ++bank_accesses_[bank];

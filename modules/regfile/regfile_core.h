@@ -52,9 +52,11 @@ class RegFileCore {
   /// Lane slices holding any lane of `mask`: an access touches only those.
   uint32_t slice_mask(LaneMask mask) const;
 
-  /// Reads a register into `out` through the bank's read port, at `cycle` or the
-  /// first cycle after it that every touched slice's read port is free.
-  BankGrant read(uint32_t phys_reg, uint32_t bank, uint64_t cycle, WarpRegister& out);
+  /// Reads the slices holding the lanes of `lanes` into `out` (its other lanes are
+  /// left as they were) through the bank's read port, at `cycle` or the first cycle
+  /// after it that every touched slice's read port is free.
+  BankGrant read(uint32_t phys_reg, uint32_t bank, uint64_t cycle, WarpRegister& out,
+                 LaneMask lanes = kFullMask);
   /// Writes the lanes of `mask` through the bank's write port (writes and reads use
   /// separate ports; within a cycle the write happens first).
   BankGrant write(uint32_t phys_reg, uint32_t bank, uint64_t cycle, const WarpRegister& value,

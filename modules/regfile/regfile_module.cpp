@@ -78,7 +78,7 @@ void RegisterFileModule::b_transport(tlm::tlm_generic_payload& payload, sc_core:
   const uint32_t bank = core_.bank_of(a.phys_reg, a.warp_slot, a.arch_reg);
   BankGrant g;
   if (a.kind == RfAccessKind::Read) {
-    g = core_.read(a.phys_reg, bank, cycle, register_of(payload));
+    g = core_.read(a.phys_reg, bank, cycle, register_of(payload), a.read_lanes);
     energy_.count(slice_reads_, g.slices);
     if (g.grant_cycle != cycle) energy_.count(conflicts_);
   } else {

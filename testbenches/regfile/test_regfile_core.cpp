@@ -92,6 +92,28 @@ TEST_CASE("lane slices: a partial write touches and reserves only its slices", "
   CHECK(rf.counters().slice_writes == 10);
 }
 
+TEST_CASE("lane slices: a narrowed read touches only the slices of its lanes", "[regfile][core]") {
+  RegFileConfig c;
+  c.banks = 4;
+  c.lane_slices = 8;
+  c.entries_per_bank = 256;
+  RegFileCore rf(c);
+  rf.write(0, 1, 0, pattern(100), kFullMask);
+  WarpRegister out = pattern(0);
+  // Lanes 0 and 5 live in slices 0 and 1: lanes 0..7 are read, the rest untouched.
+  const BankGrant narrow = rf.read(0, 1, 2, out, 0x21u);
+  CHECK(narrow.slices == 2);
+  for (unsigned i = 0; i < kWarpSize; ++i) CHECK(out.lane[i] == (i < 8 ? 100 + i : i));
+  // A full read in the same cycle on the other slices does not wait for the narrow one's.
+  const BankGrant upper = rf.read(0, 1, 2, out, 0xffffff00u);
+  CHECK(upper.grant_cycle == 2);
+  CHECK(upper.slices == 6);
+  const BankGrant full = rf.read(0, 1, 2, out);
+  CHECK(full.grant_cycle == 3);
+  CHECK(out == pattern(100));
+  CHECK(rf.counters().slice_reads == 16);
+}
+
 TEST_CASE("impossible register-file shapes are rejected", "[regfile][core]") {
   RegFileConfig c;
   c.lane_slices = 3;
