@@ -38,6 +38,9 @@ struct Command {
   const char* summary;   ///< one line for `warpreg --help`
   po::options_description (*options)();
   int (*run)(const po::variables_map& vm);
+  /// The option that bare words on the command line fill ("FILE" arguments), declared
+  /// by options(); nullptr: bare words are an error.
+  const char* positional = nullptr;
 };
 
 /// Every subcommand, in the order `warpreg --help` lists them.
@@ -46,6 +49,10 @@ const std::vector<Command>& commands();
 /// `warpreg bench` (bench.cpp).
 po::options_description bench_options();
 int bench_command(const po::variables_map& vm);
+
+/// `warpreg compile` (compile_command.cpp).
+po::options_description compile_options();
+int compile_command(const po::variables_map& vm);
 
 /// Entry point behind sc_main: parses argv, dispatches, maps exceptions to exit codes.
 int main_entry(int argc, char* argv[]);

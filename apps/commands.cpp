@@ -298,6 +298,11 @@ const std::vector<Command>& commands() {
        describe_options, describe_command},
       {"presets", "", "List the shipped presets with their description.", presets_options,
        presets_command},
+      {"compile",
+       "FILE.dot|FILE.traceg [--function NAME] [--regs-per-interval N]... [--threads-per-cta T] "
+       "[--preset P] [--set KEY=VALUE]... [--json]",
+       "Run the compiler passes on a kernel; print liveness, release flags, |E_s| and intervals.",
+       compile_options, compile_command, "file"},
       {"bench", "[--json] [--calls N] [--set KEY=VALUE]...",
        "Measure simulation speed on baseline/synthetic against an empty TLM b_transport.",
        bench_options, bench_command},

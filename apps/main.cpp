@@ -84,11 +84,12 @@ int dispatch(int argc, char* argv[], std::string& command) {
   command = cmd->name;
 
   const std::vector<std::string> args(argv + 2, argv + argc);
-  // Stray words are collected by a hidden option so that the error can name them.
+  // Bare words go to the command's positional option; otherwise a hidden option
+  // collects them so that the error can name them.
   po::options_description desc = command_options(*cmd);
   desc.add_options()("stray-argument", po::value<std::vector<std::string>>());
   po::positional_options_description stray;
-  stray.add("stray-argument", -1);
+  stray.add(cmd->positional ? cmd->positional : "stray-argument", -1);
   po::variables_map vm;
   po::store(po::command_line_parser(args).options(desc).positional(stray).run(), vm);
   if (vm.count("help")) {

@@ -3,11 +3,14 @@
 #include <algorithm>
 #include <cerrno>
 #include <charconv>
+#include <cstdio>
 #include <cstring>
 #include <fstream>
 #include <initializer_list>
 #include <iostream>
 #include <limits>
+#include <map>
+#include <set>
 #include <string_view>
 #include <unordered_map>
 #include <utility>
@@ -437,6 +440,7 @@ class AccelSimParser {
     if (inst.num_dst == 2 && inst.dst[0] == inst.dst[1] && inst.dst[0] != kZeroRegister)
       fail("destination R" + std::to_string(inst.dst[0]) + " listed twice");
     note_registers(inst);
+    note_static(inst, opcode, index);
     inst.value_index = static_cast<uint32_t>(stream_->values.size());
     for (unsigned k = 0; k < inst.num_dst; ++k) {
       stream_->values.emplace_back();
@@ -526,6 +530,93 @@ class AccelSimParser {
     }
   }
 
+  /// Records the static instruction at the PC (checking that every warp agrees on it)
+  /// and the control transfer from the warp's previous instruction.
+  void note_static(const WarpInst& inst, std::string_view opcode, uint32_t index) {
+    auto [it, added] = static_of_pc_.try_emplace(inst.pc);
+    StaticRecord& record = it->second;
+    if (added) {
+      record.line = line_number_;
+      record.inst.pc = inst.pc;
+      record.inst.opcode = std::string(opcode);
+      record.inst.cls = classify_opcode(opcode, inst.num_dst != 0);
+      for (unsigned k = 0; k < inst.num_dst; ++k)
+        if (inst.dst[k] != kZeroRegister) record.inst.dst.push_back(inst.dst[k]);
+      for (unsigned k = 0; k < inst.num_src; ++k)
+        if (inst.src[k] != kZeroRegister &&
+            std::find(record.inst.src.begin(), record.inst.src.end(), inst.src[k]) ==
+                record.inst.src.end())
+          record.inst.src.push_back(inst.src[k]);
+      record.inst.text = record.inst.opcode;
+      const char* separator = " ";
+      for (uint16_t r : record.inst.dst) {
+        record.inst.text += separator + ("R" + std::to_string(r));
+        separator = ", ";
+      }
+      for (uint16_t r : record.inst.src) {
+        record.inst.text += separator + ("R" + std::to_string(r));
+        separator = ", ";
+      }
+    } else if (record.inst.opcode != opcode) {
+      fail("PC " + hex_pc(inst.pc) + " is " + quoted(opcode) + " here but " +
+           quoted(std::string_view(record.inst.opcode)) + " at line " +
+           std::to_string(record.line));
+    }
+    if (index == 0) {
+      if (entry_pc_ == kNoPc) entry_pc_ = inst.pc;
+    } else {
+      transfers_.emplace(previous_pc_, inst.pc);
+    }
+    previous_pc_ = inst.pc;
+  }
+
+  static std::string hex_pc(uint64_t pc) {
+    char buffer[24];
+    std::snprintf(buffer, sizeof buffer, "0x%llx", static_cast<unsigned long long>(pc));
+    return buffer;
+  }
+
+  /// The static CFG from the instructions every warp executed: a block ends at an
+  /// instruction whose observed successors are not just the next PC, and starts at an
+  /// instruction reached from elsewhere than the previous PC.
+  void build_static_kernel() {
+    Kernel& kernel = workload_.static_kernel_;
+    kernel.name = workload_.shape_.name;
+    std::map<uint64_t, std::vector<uint64_t>> successors;
+    std::map<uint64_t, std::vector<uint64_t>> predecessors;
+    for (const auto& [from, to] : transfers_) {
+      successors[from].push_back(to);
+      predecessors[to].push_back(from);
+    }
+    std::map<uint64_t, uint32_t> block_of_pc;
+    uint64_t previous = kNoPc;
+    for (auto& [pc, record] : static_of_pc_) {
+      bool leader = previous == kNoPc || pc == entry_pc_;
+      if (!leader) {
+        const auto out = successors.find(previous);
+        const auto in = predecessors.find(pc);
+        leader = out == successors.end() || out->second.size() != 1 || out->second[0] != pc ||
+                 (in != predecessors.end() && in->second.size() != 1) ||
+                 !may_fall_through(static_of_pc_.at(previous).inst) ||
+                 static_of_pc_.at(previous).inst.cls == InstClass::Branch;
+      }
+      if (leader) {
+        BasicBlock block;
+        block.id = static_cast<uint32_t>(kernel.blocks.size());
+        block.name = "BB_" + hex_pc(pc);
+        kernel.blocks.push_back(std::move(block));
+      }
+      block_of_pc[pc] = kernel.blocks.back().id;
+      kernel.blocks.back().insts.push_back(record.inst);
+      previous = pc;
+    }
+    for (const auto& [from, to] : transfers_) {
+      const uint32_t a = block_of_pc.at(from), b = block_of_pc.at(to);
+      if (kernel.blocks[a].insts.back().pc == from) kernel.add_edge(a, b);
+    }
+    if (entry_pc_ != kNoPc) kernel.entry = block_of_pc.at(entry_pc_);
+  }
+
   void note_registers(const WarpInst& inst) {
     for (unsigned i = 0; i < inst.num_dst; ++i)
       if (inst.dst[i] != kZeroRegister)
@@ -561,6 +652,7 @@ class AccelSimParser {
       workload_.stream_of_warp_[keys_[i]] = static_cast<uint32_t>(i);
 
     shape.regs_per_thread = static_cast<uint32_t>(highest_register_ + 1);
+    build_static_kernel();
     if (nregs_.line != 0 && workload_.header_nregs_ != shape.regs_per_thread)
       workload_.warnings_.push_back(
           source_name_ + ":" + std::to_string(nregs_.line) + ": -nregs = " +
@@ -601,6 +693,16 @@ class AccelSimParser {
   uint64_t warp_seed_ = 0;
   WarpStream* stream_ = nullptr;
   std::vector<uint64_t> keys_;  ///< cta * warps_per_cta + warp of streams_[i]
+
+  struct StaticRecord {
+    StaticInst inst;
+    uint64_t line = 0;  ///< where the PC was first seen
+  };
+  static constexpr uint64_t kNoPc = std::numeric_limits<uint64_t>::max();
+  std::map<uint64_t, StaticRecord> static_of_pc_;
+  std::set<std::pair<uint64_t, uint64_t>> transfers_;  ///< (PC, next PC) pairs any warp took
+  uint64_t entry_pc_ = kNoPc;
+  uint64_t previous_pc_ = 0;
 
   std::vector<std::string_view> tokens_;
   size_t next_token_ = 0;

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "stimuli/driver/workload.h"
+#include "stimuli/kernel/kernel_ir.h"
 
 namespace warpreg {
 
@@ -34,6 +35,9 @@ class AccelSimTraceWorkload : public Workload {
 
   /// Dynamic warp instructions in the whole trace.
   uint64_t total_instructions() const { return total_instructions_; }
+  /// The static CFG reconstructed from the PCs every warp executed (docs/accelsim-import.md):
+  /// the input of the compiler passes. Only paths some warp took are in it.
+  const Kernel& static_kernel() const { return static_kernel_; }
   /// The header's -nregs, or 0 when the header has none.
   uint32_t header_nregs() const { return header_nregs_; }
   /// Inconsistencies that do not stop the import ("FILE:LINE: ..."); each one is
@@ -52,6 +56,7 @@ class AccelSimTraceWorkload : public Workload {
   uint64_t total_instructions_ = 0;
   uint32_t header_nregs_ = 0;
   std::vector<std::string> warnings_;
+  Kernel static_kernel_;
 
   friend class AccelSimParser;
 };

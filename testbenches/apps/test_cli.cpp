@@ -289,3 +289,51 @@ TEST_CASE("cli: bench --json reports platform and b_transport rates", "[cli]") {
     CHECK(r[key].get<double>() > 0);
   }
 }
+
+TEST_CASE("cli: compile reports the passes of every function of a real CFG", "[cli][compile]") {
+  const std::string dot = std::string(WARPREG_SHARED_DATA_DIR) + "/nvdisasm-cfg/hotspot.dot";
+  const Outcome o = warpreg("compile '" + dot + "' -n 8 24 --json");
+  INFO(o);
+  REQUIRE(o.status == 0);
+  const json all = json::parse(o.out);
+  REQUIRE(all.size() == 4);  // the kernel and three __cuda_sm20 helpers
+  const json& k = all[0];
+  CHECK(k["kernel"] == "_Z14calculate_tempiPfS_S_iiiiffffff");
+  CHECK(k["instructions"] == 183);
+  CHECK(k["max_live"].get<int>() <= k["registers"].get<int>());
+  CHECK(k["release_flags"]["pir"].get<int>() > 0);
+  REQUIRE(k["register_intervals"].size() == 2);
+  CHECK(k["register_intervals"][0]["regs_per_interval"] == 8);
+  CHECK(k["register_intervals"][0]["working_set_max"].get<int>() <= 8);
+  CHECK(k["register_intervals"][1]["working_set_max"].get<int>() <= 24);
+  CHECK(k["register_intervals"][0]["intervals"].get<int>() >
+        k["register_intervals"][1]["intervals"].get<int>());
+  CHECK(k["regmutex"]["threads_per_cta"] == 256);
+}
+
+TEST_CASE("cli: compile rebuilds the CFG of the Accel-Sim sample", "[cli][compile]") {
+  const std::string trace =
+      std::string(WARPREG_SHARED_DATA_DIR) + "/accelsim/kernel-593-ctx_0x55c28dad19e0.traceg";
+  const Outcome o = warpreg("compile '" + trace + "'");
+  INFO(o);
+  REQUIRE(o.status == 0);
+  CHECK(contains(o.out, "33 instructions"));
+  CHECK(contains(o.out, "RegMutex (128 threads/CTA)"));
+  CHECK(contains(o.out, "register-intervals N = 16"));
+  CHECK(contains(o.err, "-nregs = 21955 disagrees"));
+}
+
+TEST_CASE("cli: compile rejects other files and unknown functions", "[cli][compile][bad-input]") {
+  const Outcome other = warpreg("compile kernel.ptx");
+  CHECK(other.status == 2);
+  CHECK(contains(other.err, "FILE.dot"));
+  const std::string dot = std::string(WARPREG_SHARED_DATA_DIR) + "/nvdisasm-cfg/cutcp.dot";
+  const Outcome missing = warpreg("compile '" + dot + "' --function nope");
+  CHECK(missing.status == 2);
+  CHECK(contains(missing.err, "no function 'nope'"));
+  const Outcome zero = warpreg("compile '" + dot + "' -n 0");
+  CHECK(zero.status == 2);
+  CHECK(contains(zero.err, "--regs-per-interval"));
+  const Outcome none = warpreg("compile");
+  CHECK(none.status == 2);
+}

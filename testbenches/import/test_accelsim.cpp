@@ -281,3 +281,70 @@ TEST_CASE("accelsim: the real sample runs on the baseline platform",
   CHECK(stats["integrity"]["checked_reads"].get<uint64_t>() > 0);
   CHECK(stats["warp_instructions"] == 55 * 4 * 33);
 }
+
+TEST_CASE("accelsim: the static CFG is rebuilt from the PCs the warps executed",
+          "[import][accelsim][cfg]") {
+  // Warp 0 takes the branch at 0x20 to 0x40; warp 1 falls through to 0x30 and then
+  // jumps to 0x40. Both reconverge at 0x40 and exit at 0x50.
+  std::istringstream in(
+      "-kernel name = diverge\n"
+      "-grid dim = (1,1,1)\n"
+      "-block dim = (64,1,1)\n"
+      "#BEGIN_TB\n"
+      "thread block = 0,0,0\n"
+      "warp = 0\n"
+      "insts = 5\n"
+      "0000 ffffffff 1 R1 S2R 0 0\n"
+      "0010 ffffffff 1 R2 IADD3 2 R1 R1 0\n"
+      "0020 ffffffff 0 BRA 1 R2 0\n"
+      "0040 ffffffff 1 R3 IADD3 2 R1 R2 0\n"
+      "0050 ffffffff 0 EXIT 0 0\n"
+      "warp = 1\n"
+      "insts = 7\n"
+      "0000 ffffffff 1 R1 S2R 0 0\n"
+      "0010 ffffffff 1 R2 IADD3 2 R1 R1 0\n"
+      "0020 ffffffff 0 BRA 1 R2 0\n"
+      "0030 ffffffff 1 R4 MOV 0 0\n"
+      "0038 ffffffff 0 BRA 0 0\n"
+      "0040 ffffffff 1 R3 IADD3 2 R1 R2 0\n"
+      "0050 ffffffff 0 EXIT 0 0\n"
+      "#END_TB\n");
+  AccelSimTraceWorkload workload(in, "diverge.traceg", 1);
+  const Kernel& k = workload.static_kernel();
+  CHECK(k.name == "diverge");
+  REQUIRE(k.blocks.size() == 3);
+  CHECK(k.instruction_count() == 7);
+  CHECK(k.blocks[0].insts.size() == 3);  // 0x00..0x20, ends at the branch
+  CHECK(k.blocks[1].insts.front().pc == 0x30);
+  CHECK(k.blocks[2].insts.front().pc == 0x40);
+  CHECK(k.blocks[0].succ == std::vector<uint32_t>{1, 2});
+  CHECK(k.blocks[1].succ == std::vector<uint32_t>{2});
+  CHECK(k.blocks[2].succ.empty());
+  CHECK(k.blocks[2].insts[0].src == std::vector<uint16_t>{1, 2});
+  CHECK(reconvergence_point(k, 0) == 2);
+}
+
+TEST_CASE("accelsim: two opcodes at one PC name both lines", "[import][accelsim][bad-input]") {
+  std::istringstream in(
+      "-kernel name = k\n"
+      "-grid dim = (1,1,1)\n"
+      "-block dim = (64,1,1)\n"
+      "#BEGIN_TB\n"
+      "thread block = 0,0,0\n"
+      "warp = 0\n"
+      "insts = 2\n"
+      "0000 ffffffff 1 R1 S2R 0 0\n"
+      "0010 ffffffff 0 EXIT 0 0\n"
+      "warp = 1\n"
+      "insts = 2\n"
+      "0000 ffffffff 1 R1 MOV 0 0\n"
+      "0010 ffffffff 0 EXIT 0 0\n"
+      "#END_TB\n");
+  try {
+    AccelSimTraceWorkload workload(in, "conflict.traceg", 1);
+    FAIL("no error");
+  } catch (const WorkloadError& e) {
+    CHECK_THAT(e.what(), StartsWith("conflict.traceg:12: "));
+    CHECK_THAT(e.what(), Contains("PC 0x0 is 'MOV' here but 'S2R' at line 8"));
+  }
+}
