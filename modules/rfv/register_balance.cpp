@@ -1,0 +1,34 @@
+#include "modules/rfv/register_balance.h"
+
+namespace warpreg {
+
+RegisterBalance::RegisterBalance(uint32_t cta_slots)
+    : demand_(cta_slots, 0), held_(cta_slots, 0), resident_(cta_slots, false) {}
+
+void RegisterBalance::launch(uint32_t slot, uint32_t demand) {
+  demand_[slot] = demand;
+  held_[slot] = 0;
+  resident_[slot] = true;
+}
+
+void RegisterBalance::retire(uint32_t slot) {
+  resident_[slot] = false;
+  demand_[slot] = 0;
+  held_[slot] = 0;
+}
+
+uint32_t RegisterBalance::allowed_cta(uint32_t free_registers) const {
+  uint32_t best = kAnyCta;
+  for (uint32_t s = 0; s < demand_.size(); ++s)
+    if (resident_[s] && (best == kAnyCta || balance(s) < balance(best))) best = s;
+  if (best == kAnyCta || free_registers > balance(best)) return kAnyCta;
+  return best;
+}
+
+uint64_t RegisterBalance::storage_bits(uint32_t max_demand) const {
+  uint32_t bits = 1;
+  while ((uint64_t{1} << bits) <= max_demand) ++bits;
+  return uint64_t{bits} * demand_.size();
+}
+
+}  // namespace warpreg
