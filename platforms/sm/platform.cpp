@@ -37,8 +37,10 @@ class SmPlatformImpl {
     }
     last->initiator.bind(regfile_.socket);
     blocks_ = {&regfile_, &crossbar_, &sm_};
-    for (auto& stage : stages_)
+    for (auto& stage : stages_) {
       if (auto* block = dynamic_cast<ReportingBlock*>(stage.get())) blocks_.push_back(block);
+      if (auto* hook = dynamic_cast<IssueHook*>(stage.get())) sm_.core().add_issue_hook(hook);
+    }
     sm_.set_progress(settings_.progress);
     if (!settings_.vcd_path.empty()) open_waveform();
   }
@@ -74,6 +76,8 @@ class SmPlatformImpl {
           "stopped at sim.max_cycles = " + std::to_string(cycles) + " before the kernel finished";
     stats["cycles"] = cycles;
     stats["warp_instructions"] = c.warp_instructions;
+    stats["metadata_instructions"] = c.metadata_instructions;
+    stats["issue_hook_waits"] = c.hook_waits;
     stats["thread_instructions"] = c.thread_instructions;
     stats["ipc"] = cycles ? double(c.warp_instructions) / double(cycles) : 0.0;
     nlohmann::json by_class = nlohmann::json::object();

@@ -133,6 +133,8 @@ void SmCore::launch_cta(uint32_t cta_slot, uint64_t now) {
     port_.access(txn_, now);
     schedulers_[slot % schedulers_.size()].add_warp(slot, launch_age_++);
   }
+  for (IssueHook* hook : hooks_)
+    hook->cta_launched(cta_slot, occupancy_.warps_per_cta, occupancy_.regs_per_warp(), now);
 }
 
 void SmCore::finish_warp(uint32_t slot, uint64_t now) {
@@ -150,6 +152,7 @@ void SmCore::finish_warp(uint32_t slot, uint64_t now) {
   if (--cta.warps_left == 0) {
     cta.busy = false;
     ++ctas_done_;
+    for (IssueHook* hook : hooks_) hook->cta_finished(w.cta_slot, now);
     launch_ctas(now);
   }
 }
@@ -161,25 +164,54 @@ int SmCore::free_collector(UnitType t) const {
   return -1;
 }
 
-bool SmCore::can_issue(uint32_t slot) const {
+IssueVerdict SmCore::ask_hooks(uint32_t slot, uint64_t now) {
+  const Warp& w = warps_[slot];
+  for (IssueHook* hook : hooks_) {
+    const IssueVerdict v =
+        hook->before_issue(slot, w.cta_slot, w.next, w.stream->insts[w.next], now);
+    if (v != IssueVerdict::Issue) return v;
+  }
+  return IssueVerdict::Issue;
+}
+
+bool SmCore::can_issue(uint32_t slot) {
   const Warp& w = warps_[slot];
   if (w.state != WarpState::Running || w.branch_pending || w.scoreboard_blocked ||
       w.last_issue == issue_cycle_)
     return false;
   const WarpInst& inst = w.stream->insts[w.next];
-  if (inst.cls == InstClass::Exit || inst.cls == InstClass::Barrier) return true;
-  // Cheapest test first: most cycles every collector of the type is taken.
-  if (free_collectors_[static_cast<unsigned>(unit_of(inst.cls))] == 0) return false;
-  for (unsigned i = 0; i < inst.num_src; ++i)
-    if (w.pending_writes[inst.src[i]]) return !(w.scoreboard_blocked = true);
-  for (unsigned i = 0; i < inst.num_dst; ++i)
-    if (w.pending_writes[inst.dst[i]]) return !(w.scoreboard_blocked = true);
-  return true;
+  if (inst.cls != InstClass::Exit && inst.cls != InstClass::Barrier) {
+    // Cheapest test first: most cycles every collector of the type is taken.
+    if (free_collectors_[static_cast<unsigned>(unit_of(inst.cls))] == 0) return false;
+    for (unsigned i = 0; i < inst.num_src; ++i)
+      if (w.pending_writes[inst.src[i]]) return !(w.scoreboard_blocked = true);
+    for (unsigned i = 0; i < inst.num_dst; ++i)
+      if (w.pending_writes[inst.dst[i]]) return !(w.scoreboard_blocked = true);
+  }
+  if (hooks_.empty()) return true;
+  switch (ask_hooks(slot, issue_cycle_)) {
+    case IssueVerdict::Issue:
+      return true;
+    case IssueVerdict::Metadata:
+      warps_[slot].metadata_next = true;
+      return true;
+    case IssueVerdict::Wait:
+      break;
+  }
+  ++counters_.hook_waits;
+  return false;
 }
 
 void SmCore::issue(uint32_t slot, uint64_t now) {
   Warp& w = warps_[slot];
+  if (w.metadata_next) {
+    w.metadata_next = false;
+    w.last_issue = now;
+    ++counters_.metadata_instructions;
+    return;
+  }
   const WarpInst& inst = w.stream->insts[w.next];
+  for (IssueHook* hook : hooks_) hook->issued(slot, w.cta_slot, inst, now);
   const uint32_t index = w.next++;
   w.last_issue = now;
   ++counters_.warp_instructions;
@@ -416,6 +448,8 @@ uint64_t SmCore::step(uint64_t now) {
   if (issued) return now + 1;
   const uint64_t next = next_event_cycle(now);
   if (next == kNever) {
+    for (IssueHook* hook : hooks_)
+      if (hook->resolve_stall(now)) return now + 1;
     fail("watchdog", "deadlock: nothing can happen any more at cycle " + std::to_string(now) +
                          "\n" + warp_report(now));
     return kNever;
@@ -426,6 +460,8 @@ uint64_t SmCore::step(uint64_t now) {
 
 uint64_t SmCore::next_event_cycle(uint64_t now) const {
   uint64_t next = events_.empty() ? kNever : events_.top().cycle;
+  for (const IssueHook* hook : hooks_)
+    next = std::min(next, std::max(hook->next_change(now), now + 1));
   for (const Collector& col : collectors_) {
     if (!col.busy) continue;
     const auto& units = unit_free_[static_cast<unsigned>(col.type)];

@@ -13,6 +13,7 @@
 
 #include "modules/common/rf_access.h"
 #include "modules/scheduler/warp_scheduler.h"
+#include "platforms/sm/issue_hook.h"
 #include "platforms/sm/occupancy.h"
 #include "stimuli/driver/workload.h"
 
@@ -66,6 +67,9 @@ class SmCore {
   /// or nothing can ever happen again (see stalled()).
   uint64_t step(uint64_t now);
 
+  /// Registers a design's issue-stage hook; hooks are asked in registration order.
+  void add_issue_hook(IssueHook* hook) { hooks_.push_back(hook); }
+
   bool done() const { return ctas_done_ == kernel_.ctas; }
   /// True when the run must stop: an integrity mismatch or a watchdog expiry.
   bool failed() const { return !failure_.empty(); }
@@ -79,7 +83,9 @@ class SmCore {
   const KernelShape& kernel() const { return kernel_; }
 
   struct Counters {
-    uint64_t warp_instructions = 0;  ///< issued
+    uint64_t warp_instructions = 0;      ///< issued
+    uint64_t metadata_instructions = 0;  ///< issued by a design's hook (IssueVerdict::Metadata)
+    uint64_t hook_waits = 0;  ///< times a hook held back a warp that could otherwise issue
     uint64_t retired = 0;
     uint64_t thread_instructions = 0;
     uint64_t operand_reads = 0;  ///< register reads into collectors
@@ -108,6 +114,7 @@ class SmCore {
     /// The next instruction has a scoreboard hazard: nothing changes that until one of
     /// this warp's writes completes, so the scheduler need not test it again.
     mutable bool scoreboard_blocked = false;
+    bool metadata_next = false;  ///< a hook answered Metadata: issue that instead
     const WarpStream* stream = nullptr;
     std::bitset<256> pending_writes;
   };
@@ -142,7 +149,8 @@ class SmCore {
   void launch_cta(uint32_t cta_slot, uint64_t now);
   void finish_warp(uint32_t slot, uint64_t now);
   void release_barrier_if_complete(uint32_t cta_slot);
-  bool can_issue(uint32_t slot) const;
+  bool can_issue(uint32_t slot);
+  IssueVerdict ask_hooks(uint32_t slot, uint64_t now);
   void issue(uint32_t slot, uint64_t now);
   void dispatch(uint64_t now);
   void complete(const Event& e, uint64_t now);
@@ -171,6 +179,7 @@ class SmCore {
   std::priority_queue<Event, std::vector<Event>, std::greater<Event>> events_;
   uint64_t event_order_ = 0;
   std::array<uint32_t, kUnitTypes> free_collectors_{};
+  std::vector<IssueHook*> hooks_;
   RfTransaction txn_;
   WarpRegister writeback_buffer_;
   uint64_t issue_cycle_ = ~uint64_t(0);

@@ -202,3 +202,82 @@ TEST_CASE("a barrier holds warps until every live warp of the CTA arrives", "[sm
   // The late warp reaches its barrier after issuing R2 <- R1 at cycle 6.
   CHECK(early_write >= 7 + 1 + 4);
 }
+
+namespace {
+/// Issues one metadata instruction before instruction 1 of every warp, holds every
+/// warp until cycle `open_at`, and records what it was told.
+class RecordingHook : public IssueHook {
+ public:
+  uint64_t open_at = 0;
+  std::vector<uint64_t> issued_at;
+  std::vector<uint32_t> launched, finished;
+  std::map<uint32_t, bool> metadata_done;
+
+  IssueVerdict before_issue(uint32_t slot, uint32_t, uint32_t index, const WarpInst&,
+                            uint64_t now) override {
+    if (now < open_at) return IssueVerdict::Wait;
+    if (index == 1 && !metadata_done[slot]) {
+      metadata_done[slot] = true;
+      return IssueVerdict::Metadata;
+    }
+    return IssueVerdict::Issue;
+  }
+  void issued(uint32_t, uint32_t, const WarpInst&, uint64_t now) override {
+    issued_at.push_back(now);
+  }
+  void cta_launched(uint32_t cta_slot, uint32_t, uint32_t, uint64_t) override {
+    launched.push_back(cta_slot);
+  }
+  void cta_finished(uint32_t cta_slot, uint64_t) override { finished.push_back(cta_slot); }
+  uint64_t next_change(uint64_t now) const override { return now < open_at ? open_at : ~0ull; }
+};
+
+/// Holds every warp forever; resolve_stall opens the gate once.
+class StallingHook : public IssueHook {
+ public:
+  bool open = false;
+  int resolves = 0;
+  IssueVerdict before_issue(uint32_t, uint32_t, uint32_t, const WarpInst&, uint64_t) override {
+    return open ? IssueVerdict::Issue : IssueVerdict::Wait;
+  }
+  bool resolve_stall(uint64_t) override {
+    ++resolves;
+    open = true;
+    return true;
+  }
+};
+}  // namespace
+
+TEST_CASE("issue hooks hold warps and issue metadata in the warp's slot", "[sm][core][hook]") {
+  FixedWorkload w(one_warp(2), {chain()});
+  StorePort port;
+  ShadowRegisterFile shadow(48, 256);
+  SmCore core(SmConfig{}, w, port, shadow);
+  RecordingHook hook;
+  hook.open_at = 3;
+  core.add_issue_hook(&hook);
+  run(core);
+  REQUIRE(core.done());
+  REQUIRE_FALSE(core.failed());
+  CHECK(core.counters().metadata_instructions == 2);
+  CHECK(core.counters().warp_instructions == 6);
+  CHECK(core.counters().hook_waits > 0);
+  REQUIRE(hook.issued_at.size() == 6);
+  CHECK(hook.issued_at.front() == 3);
+  CHECK(hook.launched == std::vector<uint32_t>{0, 1});
+  CHECK(hook.finished.size() == 2);
+  CHECK(shadow.mismatches() == 0);
+}
+
+TEST_CASE("an issue hook can resolve a stall instead of a deadlock", "[sm][core][hook]") {
+  FixedWorkload w(one_warp(), {chain()});
+  StorePort port;
+  ShadowRegisterFile shadow(48, 256);
+  SmCore core(SmConfig{}, w, port, shadow);
+  StallingHook hook;
+  core.add_issue_hook(&hook);
+  run(core);
+  CHECK(core.done());
+  CHECK_FALSE(core.failed());
+  CHECK(hook.resolves == 1);
+}
