@@ -21,6 +21,10 @@ class OperandStage : public sc_core::sc_module {
     target.register_b_transport(this, &OperandStage::transport);
   }
 
+  /// True for a stage that rewrites RfAccess::phys_reg (register renaming): the
+  /// register file may then hold fewer registers than the resident warps name.
+  virtual bool translates_names() const { return false; }
+
  protected:
   /// Default: pass the transaction on unchanged.
   virtual void b_transport(tlm::tlm_generic_payload& payload, sc_core::sc_time& delay) {

@@ -16,11 +16,16 @@ RegFileConfig RegisterFileModule::config_from(const Params& p) {
   c.read_latency = static_cast<uint32_t>(p.integer("rf.read_latency"));
   c.write_latency = static_cast<uint32_t>(p.integer("rf.write_latency"));
   const int64_t registers = p.integer("sm.registers");
-  const int64_t warp_registers = registers / kWarpSize;
-  if (registers % kWarpSize != 0 || warp_registers % c.banks != 0)
+  const int64_t physical = p.integer("rf.physical_registers");
+  const int64_t warp_registers = physical > 0 ? physical : registers / kWarpSize;
+  if (physical == 0 && registers % kWarpSize != 0)
     throw ConfigError("sm.registers = " + std::to_string(registers) +
+                      " is not a whole number of 32-lane warp registers");
+  if (warp_registers % c.banks != 0)
+    throw ConfigError((physical > 0 ? "rf.physical_registers = " + std::to_string(physical)
+                                    : "sm.registers = " + std::to_string(registers)) +
                       " does not split into rf.banks = " + std::to_string(c.banks) +
-                      " banks of whole 32-lane warp registers");
+                      " banks of whole warp registers");
   if (kWarpSize % c.lane_slices != 0)
     throw ConfigError("rf.lane_slices = " + std::to_string(c.lane_slices) +
                       " must divide the 32 lanes of a warp register");

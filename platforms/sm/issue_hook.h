@@ -5,6 +5,7 @@
 // Operand-path stages that also derive from IssueHook are registered with the SM by
 // the platform; the baseline has none.
 #include <cstdint>
+#include <string>
 
 #include "modules/common/inst.h"
 
@@ -38,6 +39,9 @@ class IssueHook {
   /// event (a wake-up or a fill that completes at a known cycle); ~0 when only SM
   /// events (writebacks, warp exits, other issues) can change the hook's answer.
   virtual uint64_t next_change(uint64_t /*now*/) const { return ~uint64_t(0); }
+  /// One or more lines for the SM's watchdog and deadlock report: what the hook is
+  /// holding warps for. Empty when it holds none.
+  virtual std::string wait_report() const { return {}; }
   /// Nothing can issue and nothing is in flight: the last chance to break the stall
   /// (e.g. spill a waiting warp's registers). True if something changed, so the SM
   /// tries again next cycle instead of reporting a deadlock.

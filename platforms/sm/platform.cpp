@@ -4,6 +4,7 @@
 
 #include "modules/operand_path/crossbar.h"
 #include "modules/regfile/regfile_module.h"
+#include "modules/rfv/rfv_stage.h"
 #include "platforms/sm/sm_module.h"
 #include "power/energy.h"
 
@@ -24,9 +25,9 @@ class SmPlatformImpl {
         sm_("sm", config_, *workload_, shadow_, tech_, clock_,
             static_cast<uint64_t>(params.integer("sim.quantum_cycles")),
             static_cast<uint64_t>(params.integer("sim.max_cycles"))) {
-    check_register_file_fits();
     // The operand path: SM collectors -> crossbar -> design stages -> extra stages -> banks.
-    stages_ = make_design_stages(params_);
+    stages_ = make_design_stages(
+        DesignContext{params_, tech_, clock_, *workload_, config_, sm_.core().occupancy()});
     if (settings_.extra_stages)
       for (auto& stage : settings_.extra_stages()) stages_.push_back(std::move(stage));
     sm_.rf_socket.bind(crossbar_.target);
@@ -41,6 +42,7 @@ class SmPlatformImpl {
       if (auto* block = dynamic_cast<ReportingBlock*>(stage.get())) blocks_.push_back(block);
       if (auto* hook = dynamic_cast<IssueHook*>(stage.get())) sm_.core().add_issue_hook(hook);
     }
+    check_register_file_fits();
     sm_.set_progress(settings_.progress);
     if (!settings_.vcd_path.empty()) open_waveform();
   }
@@ -131,6 +133,8 @@ class SmPlatformImpl {
   }
 
   void check_register_file_fits() const {
+    for (const auto& stage : stages_)
+      if (stage->translates_names()) return;
     const Occupancy& occ = sm_.core().occupancy();
     const uint64_t needed = uint64_t(occ.warps()) * occ.regs_per_warp();
     const uint32_t have = regfile_.core().config().physical_registers();
@@ -171,9 +175,11 @@ class SmPlatformImpl {
   sc_core::sc_trace_file* vcd_ = nullptr;
 };
 
-OperandStages make_design_stages(const Params&) {
-  // The baseline has none; the designs of later issues add theirs here.
-  return {};
+OperandStages make_design_stages(const DesignContext& context) {
+  OperandStages stages;
+  const RfvConfig rfv = RfvConfig::from(context.params, context);
+  if (rfv.mode != RfvMode::Off) stages.push_back(std::make_unique<RfvStage>("rfv", rfv, context));
+  return stages;
 }
 
 SmPlatform::SmPlatform(const Params& params, std::unique_ptr<Workload> workload,

@@ -7,9 +7,12 @@
 #include <string>
 #include <vector>
 
+#include "modules/common/cycle_clock.h"
 #include "modules/common/errors.h"
 #include "modules/common/params.h"
 #include "modules/operand_path/operand_stage.h"
+#include "platforms/sm/sm_core.h"
+#include "power/energy.h"
 #include "stimuli/driver/workload.h"
 
 namespace warpreg {
@@ -25,10 +28,23 @@ struct RunSettings {
   std::function<OperandStages()> extra_stages;
 };
 
+/// What a design's stages may need when they are built: the parameters, the
+/// technology table and clock, the workload (its static code for compiler
+/// metadata), and the SM as elaborated (limits, occupancy of this kernel).
+struct DesignContext {
+  const Params& params;
+  const power::TechTable& tech;
+  const CycleClock& clock;
+  Workload& workload;
+  const SmConfig& sm;
+  const Occupancy& occupancy;
+};
+
 /// The operand-path stages a preset asks for (name translation, codec, power
 /// control), in path order from the crossbar towards the banks. A design adds its
-/// stage here; the SM, crossbar and banks do not change.
-OperandStages make_design_stages(const Params& params);
+/// stage here; the SM, crossbar and banks do not change. A stage that is also an
+/// IssueHook (platforms/sm/issue_hook.h) is registered with the SM's issue stage.
+OperandStages make_design_stages(const DesignContext& context);
 
 class SmPlatformImpl;
 

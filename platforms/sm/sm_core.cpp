@@ -199,6 +199,7 @@ bool SmCore::can_issue(uint32_t slot) {
       break;
   }
   ++counters_.hook_waits;
+  hook_waited_.push_back(slot);
   return false;
 }
 
@@ -422,6 +423,7 @@ uint64_t SmCore::step(uint64_t now) {
 
   issue_cycle_ = now;
   bool issued = false;
+  bool rotated = false;  ///< the two-level ready queue changed: try again next cycle
   // The scheduler that issues first rotates every cycle: collectors allocated in the
   // same cycle take turns at the bank arbiter (round-robin).
   const size_t first = static_cast<size_t>(now % schedulers_.size());
@@ -434,6 +436,13 @@ uint64_t SmCore::step(uint64_t now) {
       issued = true;
       if (failed()) return kNever;
     }
+    // A warp a hook holds back leaves the two-level ready queue, as a warp waiting
+    // for memory does, so that warps the hook lets go (e.g. RFV's throttled CTA) get in.
+    if (!hook_waited_.empty() && config_.policy == SchedulerPolicy::TwoLevel) {
+      for (uint32_t slot : hook_waited_) scheduler.demote(slot);
+      rotated = true;
+    }
+    hook_waited_.clear();
   }
   if (issued) ++counters_.issue_cycles;
   if (done()) return kNever;
@@ -445,7 +454,7 @@ uint64_t SmCore::step(uint64_t now) {
              ") at cycle " + std::to_string(now) + "\n" + warp_report(now));
     return kNever;
   }
-  if (issued) return now + 1;
+  if (issued || rotated) return now + 1;
   const uint64_t next = next_event_cycle(now);
   if (next == kNever) {
     for (IssueHook* hook : hooks_)
@@ -507,8 +516,9 @@ std::string SmCore::warp_report(uint64_t now) const {
       out << "waits for a free " << kUnitNames[static_cast<unsigned>(unit_of(inst.cls))]
           << " collector unit\n";
     else
-      out << "ready to issue\n";
+      out << "ready to issue" << (hooks_.empty() ? "" : " (an issue hook may hold it)") << "\n";
   }
+  for (const IssueHook* hook : hooks_) out << hook->wait_report();
   return out.str();
 }
 

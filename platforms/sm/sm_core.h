@@ -68,7 +68,10 @@ class SmCore {
   uint64_t step(uint64_t now);
 
   /// Registers a design's issue-stage hook; hooks are asked in registration order.
-  void add_issue_hook(IssueHook* hook) { hooks_.push_back(hook); }
+  void add_issue_hook(IssueHook* hook) {
+    hooks_.push_back(hook);
+    hook_waited_.reserve(size_t{config_.limits.max_warps} * config_.issue_width);
+  }
 
   bool done() const { return ctas_done_ == kernel_.ctas; }
   /// True when the run must stop: an integrity mismatch or a watchdog expiry.
@@ -180,6 +183,7 @@ class SmCore {
   uint64_t event_order_ = 0;
   std::array<uint32_t, kUnitTypes> free_collectors_{};
   std::vector<IssueHook*> hooks_;
+  std::vector<uint32_t> hook_waited_;  ///< warps a hook held back in this cycle's pick
   RfTransaction txn_;
   WarpRegister writeback_buffer_;
   uint64_t issue_cycle_ = ~uint64_t(0);

@@ -89,6 +89,13 @@ void declare_platform_params(std::vector<ParamSpec>& out) {
                              "Bank of a warp register: gpgpusim = (arch_reg + warp_slot) mod B; "
                              "interleaved = physical register mod B.",
                              "GPGPU-Sim 3.x register_bank()"));
+  out.push_back(fermi_int("rf.physical_registers", 0, 0, 1 << 17, "warp registers",
+                          "Physical warp registers (32 lanes x 32 bits each) in the banks; 0: as "
+                          "many as sm.registers names (sm.registers / 32). Fewer than that needs "
+                          "a name-translation stage (RFV's GPU-shrink: 512 for 64 KB).",
+                          "seed 000 §8.1: GPU-shrink keeps the architected 128 KB for the compiler "
+                          "and the CTA limit but has 64 KB (512 warp registers) of physical "
+                          "registers"));
   out.push_back(fermi_int("rf.read_latency", 1, 1, 64, "cycles", "Bank read latency."));
   out.push_back(fermi_int("rf.write_latency", 1, 1, 64, "cycles", "Bank write latency."));
   // Simulation control.

@@ -13,6 +13,7 @@
 namespace warpreg {
 
 class Params;
+struct Kernel;
 
 /// What a kernel launch asks of an SM.
 struct KernelShape {
@@ -51,6 +52,10 @@ class Workload {
   virtual const WarpStream& load_warp(uint32_t slot, uint32_t cta, uint32_t warp) = 0;
   /// A line for reports: "trace FILE" or "synthetic PROFILE seed S".
   virtual std::string describe() const = 0;
+  /// The static kernel the streams execute (WarpInst::pc is a StaticInst's pc and
+  /// source k is its src[k]), for designs that need compiler metadata (release
+  /// flags, register-intervals, |E_s|); nullptr when the workload has none.
+  virtual const Kernel* static_code() const { return nullptr; }
 };
 
 /// Opens a workload by name: "synthetic" (the built-in generator, configured by

@@ -38,6 +38,7 @@ class AccelSimTraceWorkload : public Workload {
   /// The static CFG reconstructed from the PCs every warp executed (docs/accelsim-import.md):
   /// the input of the compiler passes. Only paths some warp took are in it.
   const Kernel& static_kernel() const { return static_kernel_; }
+  const Kernel* static_code() const override { return &static_kernel_; }
   /// The header's -nregs, or 0 when the header has none.
   uint32_t header_nregs() const { return header_nregs_; }
   /// Inconsistencies that do not stop the import ("FILE:LINE: ..."); each one is

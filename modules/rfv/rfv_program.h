@@ -1,0 +1,58 @@
+#pragma once
+// What the RFV hardware needs from the compiler, indexed by PC: each instruction's
+// released source registers (its pir flags, kept for renamed registers only), the
+// pir that covers it, and the pbr instructions at the start of a reconvergence
+// block. Built once per kernel from the release-flag pass and the renaming plan.
+// Plain C++.
+#include <array>
+#include <cstdint>
+#include <unordered_map>
+#include <vector>
+
+#include "stimuli/compiler/release_flags.h"
+#include "stimuli/compiler/renaming_candidates.h"
+
+namespace warpreg {
+
+class RfvProgram {
+ public:
+  static constexpr uint32_t kNone = 0xffffffffu;
+
+  struct Inst {
+    /// Registers released after this instruction reads them (at most three).
+    std::array<uint16_t, kFlagsPerInst> release{};
+    uint8_t release_count = 0;
+    uint32_t pir = kNone;                   ///< the pir whose flags cover this instruction
+    bool first_of_pir = false;              ///< the pir is fetched (or found in the cache) here
+    uint32_t pbr_first = 0, pbr_count = 0;  ///< pbrs issued before this instruction
+  };
+  struct Pbr {
+    std::vector<uint16_t> regs;  ///< renamed registers it releases
+  };
+
+  RfvProgram() = default;
+  /// `plan` decides which flags survive: an exempt register is never released.
+  RfvProgram(const Kernel& kernel, const ReleaseFlags& flags, const RenamingPlan& plan);
+
+  /// The instruction at `pc`, nullptr for a PC the kernel does not have.
+  const Inst* find(uint64_t pc) const {
+    const auto it = index_.find(pc);
+    return it == index_.end() ? nullptr : &insts_[it->second];
+  }
+  const Pbr& pbr(uint32_t i) const { return pbrs_[i]; }
+  /// The PC that indexes the release flag cache for pir `i` (its first covered instruction).
+  uint64_t pir_pc(uint32_t i) const { return pir_pcs_[i]; }
+  uint64_t pir_flags(uint32_t i) const { return pir_flags_[i]; }
+  size_t pir_count() const { return pir_pcs_.size(); }
+  size_t pbr_count() const { return pbrs_.size(); }
+  size_t instruction_count() const { return insts_.size(); }
+
+ private:
+  std::vector<Inst> insts_;
+  std::unordered_map<uint64_t, uint32_t> index_;
+  std::vector<Pbr> pbrs_;
+  std::vector<uint64_t> pir_pcs_;
+  std::vector<uint64_t> pir_flags_;
+};
+
+}  // namespace warpreg
