@@ -38,7 +38,13 @@ struct Command {
   const char* summary;   ///< one line for `warpreg --help`
   po::options_description (*options)();
   int (*run)(const po::variables_map& vm);
+  /// Option that takes the first positional word (e.g. `vectors bdi`), or none.
+  const char* positional = nullptr;
 };
+
+/// `warpreg vectors` (vectors_command.cpp).
+po::options_description vectors_options();
+int vectors_command(const po::variables_map& vm);
 
 /// Every subcommand, in the order `warpreg --help` lists them.
 const std::vector<Command>& commands();

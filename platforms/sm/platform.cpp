@@ -2,6 +2,7 @@
 
 #include <vector>
 
+#include "modules/bdi/wc_stage.h"
 #include "modules/operand_path/crossbar.h"
 #include "modules/regfile/regfile_module.h"
 #include "platforms/sm/sm_module.h"
@@ -167,9 +168,11 @@ class SmPlatformImpl {
   sc_core::sc_trace_file* vcd_ = nullptr;
 };
 
-OperandStages make_design_stages(const Params&) {
-  // The baseline has none; the designs of later issues add theirs here.
-  return {};
+OperandStages make_design_stages(const Params& params) {
+  // The baseline has none; each design adds its stage here.
+  OperandStages stages;
+  if (params.flag("wc.enable")) stages.push_back(make_wc_stage(params));
+  return stages;
 }
 
 SmPlatform::SmPlatform(const Params& params, std::unique_ptr<Workload> workload,
