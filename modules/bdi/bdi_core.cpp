@@ -1,10 +1,15 @@
 #include "modules/bdi/bdi_core.h"
 
+#include <cstring>
 #include <stdexcept>
 
 namespace warpreg::bdi {
 
 namespace {
+
+// Byte b of a register is byte b % 4 of lane b / 4 (little endian); on a
+// little-endian host that is the lanes' memory order and bytes copy in one go.
+constexpr bool kLittleEndianHost = __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__;
 
 uint8_t byte_of(const WarpRegister& r, unsigned b) {
   return static_cast<uint8_t>(r.lane[b / 4] >> (8 * (b % 4)));
@@ -32,6 +37,22 @@ uint64_t chunk(const WarpRegister& r, unsigned i, unsigned bytes) {
       return v;
     }
   }
+}
+
+void copy_out(const WarpRegister& r, uint8_t* out, unsigned bytes) {
+  if (kLittleEndianHost) {
+    std::memcpy(out, r.lane.data(), bytes);
+    return;
+  }
+  for (unsigned b = 0; b < bytes; ++b) out[b] = byte_of(r, b);
+}
+
+void copy_in(WarpRegister& r, const uint8_t* in, unsigned bytes) {
+  if (kLittleEndianHost) {
+    std::memcpy(r.lane.data(), in, bytes);
+    return;
+  }
+  for (unsigned b = 0; b < bytes; ++b) set_byte(r, b, in[b]);
 }
 
 void set_chunk(WarpRegister& r, unsigned i, unsigned bytes, uint64_t v) {
@@ -153,7 +174,7 @@ Compressed pack_fitting(const WarpRegister& value, Encoding e) {
   Compressed c;
   c.encoding = e;
   if (!e.compressed()) {
-    for (unsigned b = 0; b < kWarpRegisterBytes; ++b) c.bytes[b] = byte_of(value, b);
+    copy_out(value, c.bytes.data(), kWarpRegisterBytes);
     return c;
   }
   const uint64_t base = chunk(value, 0, e.base);
@@ -184,7 +205,7 @@ WarpRegister unpack(const Compressed& c) {
   const Encoding e = c.encoding;
   WarpRegister r;
   if (!e.compressed()) {
-    for (unsigned b = 0; b < kWarpRegisterBytes; ++b) set_byte(r, b, c.bytes[b]);
+    copy_in(r, c.bytes.data(), kWarpRegisterBytes);
     return r;
   }
   unsigned at = 0;
@@ -212,15 +233,14 @@ WarpRegister unpack(const Compressed& c) {
 
 WarpRegister image_as_register(const Compressed& c) {
   WarpRegister r;
-  for (unsigned b = 0; b < kWarpRegisterBytes; ++b) set_byte(r, b, c.bytes[b]);
+  copy_in(r, c.bytes.data(), kWarpRegisterBytes);
   return r;
 }
 
 Compressed image_from_register(const WarpRegister& stored, Encoding e) {
   Compressed c;
   c.encoding = e;
-  const unsigned used = e.banks() * kBankBytes;
-  for (unsigned b = 0; b < used; ++b) c.bytes[b] = byte_of(stored, b);
+  copy_out(stored, c.bytes.data(), e.banks() * kBankBytes);
   return c;
 }
 

@@ -196,4 +196,11 @@ TEST_CASE("wc stage: a divergent write to a compressed register injects one dumm
   CHECK(s["dummy_movs"] == 1);
   CHECK(s["events"]["decompressions"] == 1);
   CHECK(s["events"]["mov_flits"] == 1 + 8);
+  // Figure 8's divergent ratio: both merged registers (7 | 100 + i, then 200 + i | 100 + i)
+  // would have fitted <4,1>, three banks each.
+  CHECK(s["compression_ratio"]["divergent_if_compressed"].get<double>() == Approx(256.0 / 96.0));
+  // Figure 2's bins over active-lane pairs: 31 zero pairs (ramp(7, 0)), then 15 + 15 pairs
+  // one apart in the two divergent writes.
+  CHECK(s["similarity"]["non_divergent"]["zero"] == 31);
+  CHECK(s["similarity"]["divergent"]["le_128"] == 30);
 }
