@@ -1,6 +1,7 @@
 // The Warped-Compression stage bound to a stub initiator and the register file:
 // data, response, latency in sc_time_stamp(), unit contention, dummy MOVs, gating.
 #include <tlm_utils/simple_initiator_socket.h>
+#include <tlm_utils/simple_target_socket.h>
 
 #include <catch2/catch.hpp>
 #include <functional>
@@ -203,4 +204,90 @@ TEST_CASE("wc stage: a divergent write to a compressed register injects one dumm
   // one apart in the two divergent writes.
   CHECK(s["similarity"]["non_divergent"]["zero"] == 31);
   CHECK(s["similarity"]["divergent"]["le_128"] == 30);
+}
+
+namespace {
+
+/// Records what reaches the banks and answers after a fixed latency, or with an error.
+struct StubTarget : sc_core::sc_module {
+  tlm_utils::simple_target_socket<StubTarget> socket{"socket"};
+  CycleClock clock;
+  uint64_t latency = 3;
+  tlm::tlm_response_status answer = tlm::TLM_OK_RESPONSE;
+  struct Seen {
+    RfAccessKind kind;
+    uint64_t cycle;
+    LaneMask active_mask, read_lanes;
+    WarpRegister data;
+  };
+  std::vector<Seen> seen;
+  WarpRegister stored;  ///< what a read returns
+
+  StubTarget(sc_core::sc_module_name name, const CycleClock& c) : sc_module(name), clock(c) {
+    socket.register_b_transport(this, &StubTarget::b_transport);
+  }
+  void b_transport(tlm::tlm_generic_payload& p, sc_time& delay) {
+    const RfAccess& a = rf_access_of(p);
+    const uint64_t cycle = clock.cycle_at(delay);
+    if (a.kind == RfAccessKind::Read) register_of(p) = stored;
+    seen.push_back({a.kind, cycle, a.active_mask, a.read_lanes, register_of(p)});
+    if (a.kind == RfAccessKind::Write) stored = register_of(p);
+    p.set_response_status(answer);
+    clock.complete_at(delay, cycle + latency);
+  }
+};
+
+struct StubTargetBench {
+  const Params params = Params::load("wc", {"wc.bank_gating=false"});
+  const power::TechTable tech = power::TechTable::load(params.text("power.tech"));
+  const CycleClock clock{params.real("sim.clock_mhz")};
+  WcStage wc{"wc", WcStageConfig::from(params), tech, clock};
+  StubInitiator init{"init", clock};
+  StubTarget banks{"banks", clock};
+  StubTargetBench() {
+    init.socket.bind(wc.target);
+    wc.initiator.bind(banks.socket);
+  }
+};
+
+}  // namespace
+
+TEST_CASE("wc stage: what reaches the banks is the image with narrowed masks",
+          "[bdi][wc][module]") {
+  StubTargetBench bench;
+  StubInitiator& init = bench.init;
+  StubTarget& banks = bench.banks;
+  const WarpRegister value = ramp(0x500, 2);  // <4,1>: 3 banks, lanes 0..11
+  Driver driver("driver", [&] {
+    init.wait_until(5);
+    init.buffer = value;
+    // Compressed at 5 + 2; the target answers 3 cycles after it sees the write.
+    const uint64_t write_cycles = init.access(RfAccessKind::Write, 1);
+    CHECK(write_cycles == 2 + 3);
+    sc_core::wait(bench.clock.cycles(write_cycles));
+    CHECK(sc_core::sc_time_stamp() == bench.clock.cycles(10));
+    REQUIRE(banks.seen.size() == 1);
+    CHECK(banks.seen[0].kind == RfAccessKind::Write);
+    CHECK(banks.seen[0].cycle == 7);
+    CHECK(banks.seen[0].active_mask == 0x00000fffu);
+    CHECK(banks.seen[0].data.lane[0] == 0x500);
+    CHECK(banks.seen[0].data.lane[1] == 0x08060402u);
+    CHECK(init.buffer == value);  // the SM's buffer is untouched
+
+    // Read: only the image's lanes are asked for; the answer is decompressed.
+    init.buffer = WarpRegister{};
+    const uint64_t read_cycles = init.access(RfAccessKind::Read, 1);
+    CHECK(read_cycles == 3 + 1);
+    sc_core::wait(bench.clock.cycles(read_cycles));
+    CHECK(sc_core::sc_time_stamp() == bench.clock.cycles(14));
+    CHECK(banks.seen.back().read_lanes == 0x00000fffu);
+    CHECK(init.buffer == value);
+    CHECK(init.last_response == tlm::TLM_OK_RESPONSE);
+
+    // An error from the banks comes back to the initiator unchanged.
+    banks.answer = tlm::TLM_ADDRESS_ERROR_RESPONSE;
+    init.access(RfAccessKind::Read, 1);
+    CHECK(init.last_response == tlm::TLM_ADDRESS_ERROR_RESPONSE);
+  });
+  sc_core::sc_start();
 }
