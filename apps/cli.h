@@ -43,6 +43,10 @@ struct Command {
   const char* positional = nullptr;
 };
 
+/// `warpreg vectors` (vectors_command.cpp).
+po::options_description vectors_options();
+int vectors_command(const po::variables_map& vm);
+
 /// Every subcommand, in the order `warpreg --help` lists them.
 const std::vector<Command>& commands();
 

@@ -306,6 +306,9 @@ const std::vector<Command>& commands() {
       {"bench", "[--json] [--calls N] [--set KEY=VALUE]...",
        "Measure simulation speed on baseline/synthetic against an empty TLM b_transport.",
        bench_options, bench_command},
+      {"vectors", "GENERATOR [--count N] [--seed S] [--out FILE]",
+       "Write golden vectors of a block's core (e.g. bdi) as JSON lines for RTL testbenches.",
+       vectors_options, vectors_command, "generator"},
   };
   return table;
 }

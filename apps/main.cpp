@@ -89,7 +89,8 @@ int dispatch(int argc, char* argv[], std::string& command) {
   po::options_description desc = command_options(*cmd);
   desc.add_options()("stray-argument", po::value<std::vector<std::string>>());
   po::positional_options_description stray;
-  stray.add(cmd->positional ? cmd->positional : "stray-argument", -1);
+  if (cmd->positional) stray.add(cmd->positional, 1);
+  stray.add("stray-argument", -1);
   po::variables_map vm;
   po::store(po::command_line_parser(args).options(desc).positional(stray).run(), vm);
   if (vm.count("help")) {

@@ -63,6 +63,7 @@ void declare_platform_params(std::vector<ParamSpec>& out);  // platforms/sm
 void declare_stimuli_params(std::vector<ParamSpec>& out);   // stimuli/
 void declare_power_params(std::vector<ParamSpec>& out);     // power/
 void declare_rfv_params(std::vector<ParamSpec>& out);       // modules/rfv
+void declare_bdi_params(std::vector<ParamSpec>& out);       // modules/bdi
 
 class Params {
  public:

@@ -2,6 +2,7 @@
 
 #include <vector>
 
+#include "modules/bdi/wc_stage.h"
 #include "modules/operand_path/crossbar.h"
 #include "modules/regfile/regfile_module.h"
 #include "modules/rfv/rfv_stage.h"
@@ -179,6 +180,7 @@ OperandStages make_design_stages(const DesignContext& context) {
   OperandStages stages;
   const RfvConfig rfv = RfvConfig::from(context.params, context);
   if (rfv.mode != RfvMode::Off) stages.push_back(std::make_unique<RfvStage>("rfv", rfv, context));
+  if (context.params.flag("wc.enable")) stages.push_back(make_wc_stage(context.params));
   return stages;
 }
 

@@ -1,0 +1,142 @@
+#include "modules/bdi/wc_state.h"
+
+#include <algorithm>
+#include <stdexcept>
+#include <string>
+
+namespace warpreg::bdi {
+
+WcRegisterState::WcRegisterState(const WcStateConfig& config) : config_(config) {
+  if (config_.banks == 0 || config_.lane_slices == 0 || kWarpSize % config_.lane_slices != 0)
+    throw std::invalid_argument(
+        "Warped-Compression needs at least one bank and lane slices "
+        "dividing 32 (got " +
+        std::to_string(config_.lane_slices) + ")");
+  if (config_.banks > 0xffff) throw std::invalid_argument("too many banks");
+  lanes_per_slice_ = kWarpSize / config_.lane_slices;
+  indicator_.assign(config_.physical_registers, 0);
+  valid_.assign(config_.physical_registers, 0);
+  bank_.assign(config_.physical_registers, 0);
+  columns_.assign(columns(), Column{});
+  // Nothing is valid before the first write: with gating every bank starts gated.
+  if (config_.gating)
+    for (Column& c : columns_) c.gated = true;
+}
+
+uint32_t WcRegisterState::slices_of(LaneMask lanes) const {
+  uint32_t slices = 0;
+  const LaneMask one = lanes_per_slice_ == 32 ? kFullMask : (1u << lanes_per_slice_) - 1u;
+  for (uint32_t s = 0; s < config_.lane_slices; ++s)
+    if (lanes & (one << (s * lanes_per_slice_))) slices |= 1u << s;
+  return slices;
+}
+
+LaneMask WcRegisterState::lanes_of(uint32_t slices) const {
+  LaneMask lanes = 0;
+  const LaneMask one = lanes_per_slice_ == 32 ? kFullMask : (1u << lanes_per_slice_) - 1u;
+  for (uint32_t s = 0; s < config_.lane_slices; ++s)
+    if (slices & (1u << s)) lanes |= one << (s * lanes_per_slice_);
+  return lanes;
+}
+
+void WcRegisterState::integrate(uint64_t cycle) {
+  if (cycle <= last_cycle_) return;
+  compressed_cycles_ += uint64_t(compressed_) * (cycle - last_cycle_);
+  allocated_cycles_ += uint64_t(allocated_) * (cycle - last_cycle_);
+  last_cycle_ = cycle;
+}
+
+void WcRegisterState::set_indicator(uint32_t phys, uint8_t code, uint64_t cycle) {
+  integrate(cycle);
+  const bool was = indicator_[phys] != 0, is = code != 0;
+  if (was && !is) --compressed_;
+  if (!was && is) ++compressed_;
+  indicator_[phys] = code;
+}
+
+void WcRegisterState::allocate(uint32_t count, uint64_t cycle) {
+  integrate(cycle);
+  allocated_ += count;
+}
+
+void WcRegisterState::wake(Column& c, uint64_t cycle) {
+  if (!c.gated) return;
+  c.gated = false;
+  c.gated_cycles += cycle > c.gated_since ? cycle - c.gated_since : 0;
+  c.awake_at = cycle + config_.wakeup_latency;
+  ++wakeups_;
+}
+
+void WcRegisterState::invalidate(Column& c, uint64_t cycle) {
+  if (c.valid_entries == 0) throw std::logic_error("Warped-Compression: valid count underflow");
+  if (--c.valid_entries == 0 && config_.gating) {
+    c.gated = true;
+    c.gated_since = std::max(cycle, c.awake_at);
+    ++gate_events_;
+  }
+}
+
+uint64_t WcRegisterState::add_valid(uint32_t phys, uint32_t bank, uint32_t slices, uint64_t cycle) {
+  return set_valid(phys, bank, valid_[phys] | slices, cycle);
+}
+
+uint64_t WcRegisterState::set_valid(uint32_t phys, uint32_t bank, uint32_t slices, uint64_t cycle) {
+  const uint32_t old = valid_[phys];
+  const uint32_t old_bank = bank_[phys];
+  // Wake and count the new entries first so that a column keeping one entry never gates.
+  uint64_t ready = cycle;
+  for (uint32_t s = 0; s < config_.lane_slices; ++s) {
+    if (!((slices >> s) & 1u)) continue;
+    Column& c = columns_[bank * config_.lane_slices + s];
+    wake(c, cycle);
+    ready = std::max(ready, c.awake_at);
+    if (!((old >> s) & 1u) || old_bank != bank) ++c.valid_entries;
+  }
+  for (uint32_t s = 0; s < config_.lane_slices; ++s)
+    if ((old >> s) & 1u && (!((slices >> s) & 1u) || old_bank != bank))
+      invalidate(columns_[old_bank * config_.lane_slices + s], cycle);
+  valid_[phys] = slices;
+  bank_[phys] = static_cast<uint16_t>(bank);
+  return ready;
+}
+
+uint64_t WcRegisterState::awake_at(uint32_t bank, uint32_t slices) const {
+  uint64_t ready = 0;
+  for (uint32_t s = 0; s < config_.lane_slices; ++s)
+    if ((slices >> s) & 1u)
+      ready = std::max(ready, columns_[bank * config_.lane_slices + s].awake_at);
+  return ready;
+}
+
+void WcRegisterState::release(uint32_t first_phys, uint32_t count, uint64_t cycle) {
+  integrate(cycle);
+  const uint32_t end = std::min<uint32_t>(first_phys + count, config_.physical_registers);
+  for (uint32_t p = first_phys; p < end; ++p) {
+    set_indicator(p, 0, cycle);
+    for (uint32_t s = 0; s < config_.lane_slices; ++s)
+      if ((valid_[p] >> s) & 1u) invalidate(columns_[bank_[p] * config_.lane_slices + s], cycle);
+    valid_[p] = 0;
+  }
+  allocated_ -= std::min(allocated_, end > first_phys ? end - first_phys : 0);
+}
+
+std::vector<uint64_t> WcRegisterState::gated_cycles(uint64_t cycle) const {
+  std::vector<uint64_t> out(columns_.size());
+  for (size_t i = 0; i < columns_.size(); ++i) {
+    const Column& c = columns_[i];
+    out[i] = c.gated_cycles + (c.gated && cycle > c.gated_since ? cycle - c.gated_since : 0);
+  }
+  return out;
+}
+
+uint64_t WcRegisterState::compressed_register_cycles(uint64_t cycle) const {
+  return compressed_cycles_ +
+         (cycle > last_cycle_ ? uint64_t(compressed_) * (cycle - last_cycle_) : 0);
+}
+
+uint64_t WcRegisterState::allocated_register_cycles(uint64_t cycle) const {
+  return allocated_cycles_ +
+         (cycle > last_cycle_ ? uint64_t(allocated_) * (cycle - last_cycle_) : 0);
+}
+
+}  // namespace warpreg::bdi

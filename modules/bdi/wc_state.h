@@ -1,0 +1,116 @@
+#pragma once
+// The bookkeeping Warped-Compression adds beside the bank arbiter (seed 001 §4,
+// §5, §5.3), without SystemC: the range-indicator table (which encoding each
+// physical warp register is stored in), a valid bit per bank entry (per register
+// and lane slice) with bank-level power gating and wake-up, and pools of
+// pipelined compressor / decompressor units with "next free cycle" reservation.
+#include <cstdint>
+#include <vector>
+
+#include "modules/common/warp_register.h"
+
+namespace warpreg::bdi {
+
+/// A pool of identical pipelined units: each accepts one operation per cycle.
+class UnitPool {
+ public:
+  explicit UnitPool(uint32_t units = 1) : next_free_(units, 0) {}
+  uint32_t units() const { return static_cast<uint32_t>(next_free_.size()); }
+  /// Reserves the unit free earliest at or after `cycle`; returns the start cycle.
+  uint64_t acquire(uint64_t cycle) {
+    uint64_t* best = &next_free_[0];
+    for (uint64_t& f : next_free_)
+      if (f < *best) best = &f;
+    const uint64_t start = *best > cycle ? *best : cycle;
+    *best = start + 1;
+    ++activations_;
+    if (start != cycle) {
+      ++contended_;
+      wait_cycles_ += start - cycle;
+    }
+    return start;
+  }
+  uint64_t activations() const { return activations_; }
+  uint64_t contended() const { return contended_; }  ///< operations that waited for a unit
+  uint64_t wait_cycles() const { return wait_cycles_; }
+
+ private:
+  std::vector<uint64_t> next_free_;
+  uint64_t activations_ = 0, contended_ = 0, wait_cycles_ = 0;
+};
+
+struct WcStateConfig {
+  uint32_t physical_registers = 1024;
+  uint32_t banks = 4;        ///< register-file banks (rf.banks)
+  uint32_t lane_slices = 8;  ///< lane slices per bank (rf.lane_slices): a slice column is one
+                             ///< physical bank of the seed (16 B x 256 entries in wc)
+  uint32_t entries_per_bank = 256;
+  bool gating = true;
+  uint32_t wakeup_latency = 10;
+};
+
+class WcRegisterState {
+ public:
+  explicit WcRegisterState(const WcStateConfig& config);
+  const WcStateConfig& config() const { return config_; }
+
+  // ---- range-indicator table
+  uint8_t indicator(uint32_t phys) const { return indicator_[phys]; }
+  void set_indicator(uint32_t phys, uint8_t code, uint64_t cycle);
+  uint32_t compressed_registers() const { return compressed_; }
+
+  // ---- valid bits and lane slices
+  /// Lane slices holding any lane of `lanes`.
+  uint32_t slices_of(LaneMask lanes) const;
+  /// Lanes of the slices in `slices`.
+  LaneMask lanes_of(uint32_t slices) const;
+  /// Slices of `phys` whose entry is valid.
+  uint32_t valid_slices(uint32_t phys) const { return valid_[phys]; }
+  /// Makes `slices` of `phys` (in `bank`) valid, keeping the others; gated slice
+  /// columns are woken at `cycle`. Returns the cycle from which all are awake.
+  uint64_t add_valid(uint32_t phys, uint32_t bank, uint32_t slices, uint64_t cycle);
+  /// Exactly `slices` of `phys` valid afterwards (a compressed write invalidates the
+  /// slices it no longer needs); columns left without a valid entry are gated.
+  uint64_t set_valid(uint32_t phys, uint32_t bank, uint32_t slices, uint64_t cycle);
+  /// Cycle from which every slice column of `slices` in `bank` is awake (no wake-up).
+  uint64_t awake_at(uint32_t bank, uint32_t slices) const;
+  /// A warp's registers are freed: entries invalid, indicators back to uncompressed.
+  void release(uint32_t first_phys, uint32_t count, uint64_t cycle);
+  /// Registers allocated to warps (Launch adds, release removes), for time averages.
+  void allocate(uint32_t count, uint64_t cycle);
+
+  // ---- gating statistics
+  uint32_t columns() const { return config_.banks * config_.lane_slices; }
+  bool gated(uint32_t column) const { return columns_[column].gated; }
+  /// Cycles each slice column (bank x lane_slices + slice) spent gated up to `cycle`.
+  std::vector<uint64_t> gated_cycles(uint64_t cycle) const;
+  uint64_t wakeups() const { return wakeups_; }
+  uint64_t gate_events() const { return gate_events_; }
+  /// Integrals over time up to `cycle` (for the compressed-register share, Figure 12).
+  uint64_t compressed_register_cycles(uint64_t cycle) const;
+  uint64_t allocated_register_cycles(uint64_t cycle) const;
+
+ private:
+  struct Column {
+    uint32_t valid_entries = 0;
+    bool gated = false;
+    uint64_t gated_since = 0;
+    uint64_t gated_cycles = 0;
+    uint64_t awake_at = 0;
+  };
+  void wake(Column& c, uint64_t cycle);
+  void invalidate(Column& c, uint64_t cycle);
+  void integrate(uint64_t cycle);
+
+  WcStateConfig config_;
+  uint32_t lanes_per_slice_;
+  std::vector<uint8_t> indicator_;
+  std::vector<uint32_t> valid_;  ///< per register: valid slice mask
+  std::vector<uint16_t> bank_;   ///< per register: bank of its valid entries
+  std::vector<Column> columns_;  ///< bank x lane_slices
+  uint32_t compressed_ = 0, allocated_ = 0;
+  uint64_t last_cycle_ = 0, compressed_cycles_ = 0, allocated_cycles_ = 0;
+  uint64_t wakeups_ = 0, gate_events_ = 0;
+};
+
+}  // namespace warpreg::bdi

@@ -1,0 +1,92 @@
+// Whole-platform runs of Warped-Compression: compression never changes a value
+// the program reads, on every value model, scheduler and BDI variant.
+#include <catch2/catch.hpp>
+#include <chrono>
+
+#include "platforms/sm/platform.h"
+
+using namespace warpreg;
+
+namespace {
+
+nlohmann::json run_wc(const std::string& preset, std::vector<std::string> sets) {
+  sets.insert(sets.begin(), {"synth.ctas=12", "synth.insts_per_warp=120"});
+  const Params params = Params::load(preset, sets);
+  SmPlatform platform(params, open_workload("synthetic", params));
+  return platform.run();
+}
+
+void check_intact(const nlohmann::json& s) {
+  INFO(s.value("error", ""));
+  CHECK(s["status"] == "ok");
+  CHECK(s["integrity"]["mismatches"] == 0);
+  CHECK(s["integrity"]["checked_reads"].get<uint64_t>() > 1000);
+}
+
+}  // namespace
+
+TEST_CASE("wc preset: the synthetic workload runs with zero integrity mismatches",
+          "[bdi][wc][platform][integrity]") {
+  const auto t0 = std::chrono::steady_clock::now();
+  const nlohmann::json s = run_wc("wc", {});
+  CHECK(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count() < 2.0);
+  check_intact(s);
+  const nlohmann::json& wc = s["blocks"]["wc"];
+  CHECK(wc["compressed_reads"].get<uint64_t>() > 0);
+  CHECK(wc["divergent_writes"].get<uint64_t>() > 0);
+  CHECK(wc["dummy_movs"].get<uint64_t>() > 0);
+  for (const char* e : {"<4,0>", "<4,1>", "<4,2>", "uncompressed"}) {
+    INFO(e);
+    CHECK(wc["writes_by_encoding"][e].get<uint64_t>() > 0);
+  }
+  CHECK(wc["compression_ratio"]["non_divergent"].get<double>() > 1.0);
+  // Compressed reads touch fewer 16-byte slices than whole registers would.
+  CHECK(s["blocks"]["regfile"]["events"]["slice_reads"].get<uint64_t>() <
+        8 * s["rf"]["reads"].get<uint64_t>());
+  CHECK(s["blocks"]["crossbar"]["events"]["flits"].get<uint64_t>() <
+        8 * (s["rf"]["reads"].get<uint64_t>() + s["rf"]["writes"].get<uint64_t>()));
+  CHECK(wc["bank_gating"]["wakeups"].get<uint64_t>() > 0);
+}
+
+TEST_CASE("wc-lrr preset runs with zero integrity mismatches", "[bdi][wc][platform][integrity]") {
+  const nlohmann::json s = run_wc("wc-lrr", {});
+  check_intact(s);
+  CHECK(s["params"]["sm.scheduler"] == "lrr");
+}
+
+#define WC_VALUES_RUN(MODEL)                                                                     \
+  TEST_CASE("wc on value model " MODEL " with heavy divergence keeps every value",               \
+            "[bdi][wc][platform][integrity]") {                                                  \
+    const nlohmann::json s = run_wc("wc", {"synth.value_model=" MODEL, "synth.divergence=0.5"}); \
+    check_intact(s);                                                                             \
+  }
+WC_VALUES_RUN("similar")
+WC_VALUES_RUN("uniform")
+WC_VALUES_RUN("mixed")
+
+#define WC_VARIANT_RUN(VARIANT)                                                             \
+  TEST_CASE("wc variant " VARIANT " keeps every value", "[bdi][wc][platform][integrity]") { \
+    const nlohmann::json s = run_wc("wc", {"wc.variant=" VARIANT});                         \
+    check_intact(s);                                                                        \
+    CHECK(s["blocks"]["wc"]["compressed_reads"].get<uint64_t>() > 0);                       \
+  }
+WC_VARIANT_RUN("only_4_0")
+WC_VARIANT_RUN("only_4_1")
+WC_VARIANT_RUN("only_4_2")
+WC_VARIANT_RUN("original")
+
+TEST_CASE("wc: describe shows the range-indicator storage and unit counts", "[bdi][wc][describe]") {
+  const Params params = Params::load("wc", {"synth.ctas=2"});
+  SmPlatform platform(params, open_workload("synthetic", params));
+  const nlohmann::json d = platform.describe();
+  CHECK(d["operand_path"] == nlohmann::json({"sm.collectors", "crossbar", "wc", "regfile"}));
+  const nlohmann::json& wc = d["blocks"]["wc"];
+  CHECK(wc["storage_bits"]["range_indicators"] == 1024 * 2);
+  CHECK(wc["storage_bits"]["valid_bits"] == 1024 * 8);
+  CHECK(wc["units"]["compressors"] == 2);
+  CHECK(wc["units"]["decompressors"] == 4);
+  CHECK(wc["latency_cycles"]["compression"] == 2);
+  CHECK(wc["latency_cycles"]["decompression"] == 1);
+  CHECK(wc["latency_cycles"]["bank_wakeup"] == 10);
+  CHECK(wc["organisation"]["gated_banks"] == 32);
+}
