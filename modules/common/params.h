@@ -62,6 +62,7 @@ ParamSpec choice_param(const char* name, const char* default_value,
 void declare_platform_params(std::vector<ParamSpec>& out);  // platforms/sm
 void declare_stimuli_params(std::vector<ParamSpec>& out);   // stimuli/
 void declare_power_params(std::vector<ParamSpec>& out);     // power/
+void declare_wrf_params(std::vector<ParamSpec>& out);       // modules/wrf
 
 class Params {
  public:

@@ -4,6 +4,7 @@
 
 #include "modules/operand_path/crossbar.h"
 #include "modules/regfile/regfile_module.h"
+#include "modules/wrf/wrf_stages.h"
 #include "platforms/sm/sm_module.h"
 #include "power/energy.h"
 
@@ -167,9 +168,11 @@ class SmPlatformImpl {
   sc_core::sc_trace_file* vcd_ = nullptr;
 };
 
-OperandStages make_design_stages(const Params&) {
+OperandStages make_design_stages(const Params& params) {
   // The baseline has none; the designs of later issues add theirs here.
-  return {};
+  OperandStages stages;
+  add_wrf_stages(params, stages);
+  return stages;
 }
 
 SmPlatform::SmPlatform(const Params& params, std::unique_ptr<Workload> workload,
