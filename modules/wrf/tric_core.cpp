@@ -43,6 +43,16 @@ void TricCore::push(uint64_t cycle, uint32_t reg, RegPower from, RegPower to, bo
   pending_.push(Pending{cycle, order_++, reg, entries_[reg].generation, from, to, is_sleep});
 }
 
+void TricCore::emit(uint64_t cycle, uint32_t reg, RegPower from, RegPower to) {
+  // Without look-ahead every change not dated in the future is dated now, nothing
+  // pending is earlier and the committed books agree with the entry's state: no
+  // queueing needed (the common case). Only sleeps wait, as they can be cancelled.
+  if (config_.lookahead == 0)
+    sink_.transition(from, to, cycle);
+  else
+    push(cycle, reg, from, to, false);
+}
+
 void TricCore::advance(uint64_t cycle) {
   if (cycle < last_cycle_)
     throw std::logic_error("TRIC: cycle " + std::to_string(cycle) + " after cycle " +
@@ -75,7 +85,7 @@ void TricCore::launch(uint32_t first, uint32_t count, uint64_t cycle) {
   for (uint32_t reg = first; reg < first + count; ++reg) {
     Entry& e = entry(reg);
     if (e.phase != RegPower::Off) continue;  // already allocated
-    push(cycle, reg, RegPower::Off, RegPower::Drowsy, false);
+    emit(cycle, reg, RegPower::Off, RegPower::Drowsy);
     const uint32_t generation = e.generation;  // keeps cancelled sleeps cancelled
     e = Entry{};
     e.generation = generation;
@@ -90,12 +100,12 @@ void TricCore::retire(uint32_t first, uint32_t count, uint64_t cycle) {
   for (uint32_t reg = first; reg < first + count; ++reg) {
     Entry& e = entry(reg);
     if (e.phase == RegPower::Off) continue;
-    if (e.phase == RegPower::On && (e.held > 0 || e.sleep_at == kNone || e.sleep_at > cycle)) {
+    if (e.phase == RegPower::On && (e.held > 0 || e.sleep_at == kNone || e.sleep_at >= cycle)) {
       ++e.generation;  // no pending sleep any more
-      push(cycle, reg, RegPower::On, RegPower::Off, false);
+      emit(cycle, reg, RegPower::On, RegPower::Off);
     } else {
       // DROWSY, or ON with a sleep still pending before this cycle.
-      push(cycle, reg, RegPower::Drowsy, RegPower::Off, false);
+      emit(cycle, reg, RegPower::Drowsy, RegPower::Off);
     }
     e.phase = RegPower::Off;
     e.held = 0;
@@ -122,7 +132,7 @@ uint64_t TricCore::wake(uint32_t reg, uint64_t cycle, bool destination) {
     // DROWSY at `sent` (or since a sleep that is still pending): wake it.
     const uint64_t since = e.phase == RegPower::On ? e.sleep_at : e.drowsy_since;
     sent = std::max(sent, since);
-    push(sent, reg, RegPower::Drowsy, RegPower::On, false);
+    emit(sent, reg, RegPower::Drowsy, RegPower::On);
     e.phase = RegPower::On;
     e.sleep_at = kNone;
     e.on_at = sent + config_.wakeup_latency;

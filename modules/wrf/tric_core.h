@@ -103,6 +103,8 @@ class TricCore {
   void advance(uint64_t cycle);
   /// Hands every pending transition up to cycle `last` to the sink.
   void commit(uint64_t last);
+  /// A change dated `cycle` (not in the future): committed now or queued.
+  void emit(uint64_t cycle, uint32_t reg, RegPower from, RegPower to);
   void push(uint64_t cycle, uint32_t reg, RegPower from, RegPower to, bool is_sleep);
   void schedule_sleep(Entry& e, uint32_t reg, uint64_t done);
   void check_access(const Entry& e, uint64_t served);
