@@ -151,11 +151,22 @@ uint64_t TricCore::wake(uint32_t reg, uint64_t cycle, bool destination) {
   return ready;
 }
 
-void TricCore::check_access(const Entry& e, uint64_t served) {
+void TricCore::check_access(Entry& e, uint64_t served) {
   if (e.phase == RegPower::Off) {
     ++counters_.off_violations;
     return;
   }
+  if (e.last_access != kNone) {
+    const uint64_t distance =
+        served >= e.last_access ? served - e.last_access : e.last_access - served;
+    counters_.inter_access_sum += distance;
+    ++counters_.inter_access_count;
+    if (distance <= kShortInterAccess) {
+      counters_.short_inter_access_sum += distance;
+      ++counters_.short_inter_access_count;
+    }
+  }
+  e.last_access = served;
   const bool asleep = e.phase != RegPower::On || (e.sleep_at != kNone && e.sleep_at < served);
   if (asleep || served + config_.hidden_cycles < e.on_at) ++counters_.drowsy_violations;
 }

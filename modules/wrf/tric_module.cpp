@@ -130,6 +130,11 @@ nlohmann::json TricModule::stats(uint64_t end_cycle) {
   j["stay_on"] = k.stay_on;
   j["delayed_accesses"] = k.delayed_accesses;
   j["delay_cycles"] = k.delay_cycles;
+  const auto mean = [](uint64_t sum, uint64_t n) { return n ? double(sum) / double(n) : 0.0; };
+  j["inter_access_cycles"] = {
+      {"mean", mean(k.inter_access_sum, k.inter_access_count)},
+      {"mean_up_to_3000", mean(k.short_inter_access_sum, k.short_inter_access_count)},
+      {"distances", k.inter_access_count}};
   j["violations"] = {{"off_access", k.off_violations}, {"drowsy_access", k.drowsy_violations}};
   // What the same entries would leak all ON (the register file without TRIC).
   j["all_on_leakage_pj"] =

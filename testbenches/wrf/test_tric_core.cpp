@@ -210,3 +210,18 @@ TEST_CASE("tric core: residency in an energy account matches the schedule", "[tr
   CHECK(account.unit_cycles(group, power::PowerState::Drowsy, 200) == 4 * 100 - 3);
   CHECK(account.unit_cycles(group, power::PowerState::Off, 200) == 16 * 200 - 400);
 }
+
+TEST_CASE("tric core: inter-access distance of an entry, short distances apart", "[tric][core]") {
+  RecordingSink sink;
+  TricCore tric(config(1), sink);
+  tric.launch(0, 8, 0);
+  for (uint64_t at : {100, 300, 5300}) {
+    tric.wake(6, at, false);
+    tric.read_done(6, at, at + 1, at);
+  }
+  const TricCore::Counters& c = tric.counters();
+  CHECK(c.inter_access_count == 2);
+  CHECK(c.inter_access_sum == 200 + 5000);
+  CHECK(c.short_inter_access_count == 1);  // 5000 cycles is over Figure 2's 3000 cut
+  CHECK(c.short_inter_access_sum == 200);
+}
