@@ -47,6 +47,10 @@ const std::vector<Command>& commands();
 po::options_description bench_options();
 int bench_command(const po::variables_map& vm);
 
+/// `warpreg vectors` (vectors.cpp).
+po::options_description vectors_options();
+int vectors_command(const po::variables_map& vm);
+
 /// Entry point behind sc_main: parses argv, dispatches, maps exceptions to exit codes.
 int main_entry(int argc, char* argv[]);
 

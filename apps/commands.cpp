@@ -301,6 +301,9 @@ const std::vector<Command>& commands() {
       {"bench", "[--json] [--calls N] [--set KEY=VALUE]...",
        "Measure simulation speed on baseline/synthetic against an empty TLM b_transport.",
        bench_options, bench_command},
+      {"vectors", "--block B [--seed N] [--steps N]",
+       "Print golden vectors of a block's core (event sequence and expected outputs) as JSON.",
+       vectors_options, vectors_command},
   };
   return table;
 }
