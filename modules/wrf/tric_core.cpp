@@ -30,6 +30,7 @@ TricCore::TricCore(const TricConfig& config, TransitionSink& sink)
   std::vector<Pending> storage;
   storage.reserve(4 * size_t(config.registers));
   pending_ = decltype(pending_)(std::greater<Pending>(), std::move(storage));
+  for (std::vector<RingSleep>& bucket : ring_) bucket.reserve(16);
 }
 
 TricCore::Entry& TricCore::entry(uint32_t reg) {
@@ -62,22 +63,41 @@ void TricCore::advance(uint64_t cycle) {
   if (cycle > config_.lookahead) commit(cycle - config_.lookahead - 1);
 }
 
-void TricCore::commit(uint64_t last) {
+void TricCore::apply_sleep(uint32_t reg, uint32_t generation, uint64_t cycle) {
+  Entry& e = entries_[reg];
+  if (generation != e.generation) return;  // cancelled: the entry was woken again
+  ++counters_.sleeps;
+  if (e.phase == RegPower::On && e.sleep_at == cycle) {
+    e.phase = RegPower::Drowsy;
+    e.drowsy_since = cycle;
+    e.sleep_at = kNone;
+  }
+  sink_.transition(RegPower::On, RegPower::Drowsy, cycle);
+}
+
+void TricCore::drain_queue(uint64_t last) {
   while (!pending_.empty() && pending_.top().cycle <= last) {
     const Pending p = pending_.top();
     pending_.pop();
-    Entry& e = entries_[p.reg];
-    if (p.is_sleep) {
-      if (p.generation != e.generation) continue;  // cancelled: the entry was woken again
-      ++counters_.sleeps;
-      if (e.phase == RegPower::On && e.sleep_at == p.cycle) {
-        e.phase = RegPower::Drowsy;
-        e.drowsy_since = p.cycle;
-        e.sleep_at = kNone;
-      }
-    }
-    sink_.transition(p.from, p.to, p.cycle);
+    if (p.is_sleep)
+      apply_sleep(p.reg, p.generation, p.cycle);
+    else
+      sink_.transition(p.from, p.to, p.cycle);
   }
+}
+
+void TricCore::commit(uint64_t last) {
+  // Sleeps in the ring, cycle by cycle; queued changes of the same or earlier cycles
+  // first. Sleeps of one cycle commute (each only moves an entry out of ON).
+  for (uint64_t c = ring_next_; c <= last && ring_size_ > 0; ++c) {
+    drain_queue(c);
+    std::vector<RingSleep>& bucket = ring_[c % kRing];
+    for (const RingSleep& s : bucket) apply_sleep(s.reg, s.generation, c);
+    ring_size_ -= bucket.size();
+    bucket.clear();
+  }
+  if (last >= ring_next_) ring_next_ = last + 1;
+  drain_queue(last);
 }
 
 void TricCore::launch(uint32_t first, uint32_t count, uint64_t cycle) {
@@ -177,7 +197,12 @@ void TricCore::schedule_sleep(Entry& e, uint32_t reg, uint64_t done) {
     if (e.sleep_at >= done) return;  // another access keeps it ON longer
     ++e.generation;
   }
-  push(done, reg, RegPower::On, RegPower::Drowsy, true);
+  if (config_.lookahead == 0 && done >= ring_next_ && done - ring_next_ < kRing) {
+    ring_[done % kRing].push_back(RingSleep{reg, e.generation});
+    ++ring_size_;
+  } else {
+    push(done, reg, RegPower::On, RegPower::Drowsy, true);
+  }
   e.sleep_at = done;
 }
 

@@ -10,6 +10,7 @@
 // changes reach a TransitionSink in non-decreasing cycle order too, so an energy
 // account can integrate residency lazily. A look-ahead wake is dated n cycles in
 // the past, so transitions are held back n cycles before they are committed.
+#include <array>
 #include <cstdint>
 #include <queue>
 #include <vector>
@@ -111,6 +112,8 @@ class TricCore {
   void advance(uint64_t cycle);
   /// Hands every pending transition up to cycle `last` to the sink.
   void commit(uint64_t last);
+  void drain_queue(uint64_t last);
+  void apply_sleep(uint32_t reg, uint32_t generation, uint64_t cycle);
   /// A change dated `cycle` (not in the future): committed now or queued.
   void emit(uint64_t cycle, uint32_t reg, RegPower from, RegPower to);
   void push(uint64_t cycle, uint32_t reg, RegPower from, RegPower to, bool is_sleep);
@@ -123,6 +126,17 @@ class TricCore {
   TransitionSink& sink_;
   std::vector<Entry> entries_;
   std::priority_queue<Pending, std::vector<Pending>, std::greater<Pending>> pending_;
+  /// Without look-ahead, the sleeps due in the next kRing cycles (nearly all: a read
+  /// or write completes a few cycles after it is sent), bucketed by cycle: O(1)
+  /// instead of the queue's O(log n). Bucket c % kRing holds only sleeps of cycle c.
+  static constexpr uint64_t kRing = 64;
+  struct RingSleep {
+    uint32_t reg;
+    uint32_t generation;
+  };
+  std::array<std::vector<RingSleep>, kRing> ring_;
+  uint64_t ring_size_ = 0;
+  uint64_t ring_next_ = 0;  ///< first cycle not yet committed from the ring
   uint64_t order_ = 0;
   uint64_t last_cycle_ = 0;
   Counters counters_;
