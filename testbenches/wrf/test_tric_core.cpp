@@ -225,3 +225,34 @@ TEST_CASE("tric core: inter-access distance of an entry, short distances apart",
   CHECK(c.short_inter_access_count == 1);  // 5000 cycles is over Figure 2's 3000 cut
   CHECK(c.short_inter_access_sum == 200);
 }
+
+TEST_CASE("tric core: near and far sleeps commit in cycle order", "[tric][core]") {
+  RecordingSink sink;
+  TricCore tric(config(1), sink);
+  tric.launch(0, 8, 0);
+  // A read held back 150 cycles by bank conflicts, then near ones around it.
+  tric.wake(1, 10, false);
+  tric.read_done(1, 160, 161, 10);
+  tric.wake(2, 10, false);
+  tric.read_done(2, 10, 11, 10);
+  tric.wake(3, 100, false);
+  tric.read_done(3, 100, 101, 100);
+  tric.wake(4, 160, false);
+  tric.read_done(4, 160, 161, 160);
+  tric.wake(5, 170, false);  // after an idle span
+  tric.read_done(5, 170, 171, 170);
+  tric.flush(400);
+  CHECK(sink.ordered);
+  CHECK(sink.power_changes() == std::vector<Recorded>{{Drowsy, On, 10},
+                                                      {Drowsy, On, 10},
+                                                      {On, Drowsy, 11},
+                                                      {Drowsy, On, 100},
+                                                      {On, Drowsy, 101},
+                                                      {Drowsy, On, 160},
+                                                      {On, Drowsy, 161},
+                                                      {On, Drowsy, 161},
+                                                      {Drowsy, On, 170},
+                                                      {On, Drowsy, 171}});
+  CHECK(tric.counters().sleeps == 5);
+  for (uint32_t r = 1; r <= 5; ++r) CHECK(tric.state(r, 400) == Drowsy);
+}

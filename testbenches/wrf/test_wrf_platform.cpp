@@ -94,3 +94,13 @@ TEST_CASE("wrf platform: describe lists TRIC and COMA storage", "[wrf][platform]
   CHECK(d["blocks"]["coma"]["storage_bits"]["mask_table"] == 512);
   CHECK(d["blocks"]["coma"]["organisation"]["entries"] == 16);
 }
+
+TEST_CASE("wrf platform: a two-cycle look-ahead hides a three-cycle wake-up", "[wrf][platform]") {
+  const nlohmann::json s =
+      run("wrf-tric", {"synth.ctas=12", "synth.insts_per_warp=120", "tric.lookahead=2"});
+  check_clean(s);
+  check_tric(s);
+  // Only the first reads after a warp's launch can still wait (nothing to look ahead of).
+  CHECK(s["blocks"]["tric"]["delayed_accesses"].get<uint64_t>() * 100 <
+        s["rf"]["reads"].get<uint64_t>());
+}
