@@ -35,6 +35,7 @@ LaneMask ComaCore::read_mask(uint32_t collector, LaneMask expected) {
   const LaneMask mask = table_[collector];
   ++counters_.table_reads;
   if (mask != expected) ++counters_.mismatches;
+  ++counters_.read_active_lanes[static_cast<unsigned>(__builtin_popcount(mask))];
   account(mask);
   return mask;
 }

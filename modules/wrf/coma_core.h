@@ -7,6 +7,7 @@
 // writeback's mask comes from the scoreboard with the write.
 //
 // Plain C++, no SystemC.
+#include <array>
 #include <cstdint>
 #include <vector>
 
@@ -45,6 +46,9 @@ class ComaCore {
     uint64_t lanes_accessed = 0;  ///< lane segments switched (reads and writes)
     uint64_t lanes_gated = 0;     ///< lane segments kept idle (reads and writes)
     uint64_t mismatches = 0;      ///< table entry differed from the access's mask
+    /// Operand reads by number of active lanes, 0..32 (seed 002 Figure 3 counts the same
+    /// per warp instruction).
+    std::array<uint64_t, kWarpSize + 1> read_active_lanes{};
   };
   const Counters& counters() const { return counters_; }
 

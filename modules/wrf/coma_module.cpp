@@ -58,6 +58,7 @@ nlohmann::json ComaModule::stats(uint64_t end_cycle) {
   j["lanes_accessed"] = c.lanes_accessed;
   j["lanes_gated"] = c.lanes_gated;
   j["mask_mismatches"] = c.mismatches;
+  j["read_active_lanes"] = c.read_active_lanes;
   return j;
 }
 

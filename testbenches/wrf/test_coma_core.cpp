@@ -18,6 +18,9 @@ TEST_CASE("coma core: the table holds one mask per collector unit", "[coma][core
   CHECK(coma.counters().lanes_accessed == 16 + 2);
   CHECK(coma.counters().lanes_gated == 16 + 30);
   CHECK(coma.counters().mismatches == 0);
+  CHECK(coma.counters().read_active_lanes[16] == 1);
+  CHECK(coma.counters().read_active_lanes[2] == 1);
+  CHECK(coma.counters().read_active_lanes[32] == 0);
   CHECK_THROWS_AS(coma.assign(16, 1), std::out_of_range);
 }
 

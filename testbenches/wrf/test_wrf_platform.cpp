@@ -48,6 +48,9 @@ void check_coma(const nlohmann::json& s) {
   CHECK(rf["slice_reads"].get<uint64_t>() + rf["slice_writes"].get<uint64_t>() ==
         coma["lanes_accessed"].get<uint64_t>());
   CHECK(coma["lanes_gated"].get<uint64_t>() > 0);
+  uint64_t histogram_reads = 0;
+  for (const auto& n : coma["read_active_lanes"]) histogram_reads += n.get<uint64_t>();
+  CHECK(histogram_reads == s["rf"]["reads"].get<uint64_t>());
 }
 
 }  // namespace
