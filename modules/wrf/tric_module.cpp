@@ -82,6 +82,15 @@ void TricModule::transition(RegPower from, RegPower to, uint64_t cycle) {
 void TricModule::b_transport(tlm::tlm_generic_payload& payload, sc_core::sc_time& delay) {
   RfAccess& a = rf_access_of(payload);
   const uint64_t cycle = clock_.cycle_at(delay);
+  // Entries outside the file are the banks' to refuse (address error), not TRIC's.
+  const uint32_t entries = core_.config().registers;
+  const uint64_t last = a.kind == RfAccessKind::Launch || a.kind == RfAccessKind::Retire
+                            ? uint64_t(a.phys_reg) + a.regs_per_warp
+                            : uint64_t(a.phys_reg) + 1;
+  if (last > entries) {
+    initiator->b_transport(payload, delay);
+    return;
+  }
   switch (a.kind) {
     case RfAccessKind::Launch:
       core_.launch(a.phys_reg, a.regs_per_warp, cycle);
@@ -90,7 +99,7 @@ void TricModule::b_transport(tlm::tlm_generic_payload& payload, sc_core::sc_time
       core_.retire(a.phys_reg, a.regs_per_warp, cycle);
       break;
     case RfAccessKind::Wake:
-      if (a.phys_reg != kNoPhysical) core_.wake(a.phys_reg, cycle, /*destination=*/true);
+      core_.wake(a.phys_reg, cycle, /*destination=*/true);
       break;
     case RfAccessKind::Read: {
       const uint64_t at = core_.wake(a.phys_reg, cycle, /*destination=*/false);
