@@ -107,3 +107,10 @@ TEST_CASE("wrf platform: a two-cycle look-ahead hides a three-cycle wake-up", "[
   CHECK(s["blocks"]["tric"]["delayed_accesses"].get<uint64_t>() * 100 <
         s["rf"]["reads"].get<uint64_t>());
 }
+
+TEST_CASE("wrf platform: TRIC on a table without its coefficients names table and key",
+          "[wrf][platform]") {
+  const Params params = Params::load("wrf-tric", {"power.tech=wc45"});
+  CHECK_THROWS_WITH(SmPlatform(params, open_workload("synthetic", params)),
+                    Catch::Contains("wc45") && Catch::Contains("tric_transition"));
+}
