@@ -6,6 +6,7 @@
 
 #include "apps/cli.h"
 #include "modules/bdi/bdi_vectors.h"
+#include "modules/wrf/wrf_vectors.h"
 
 namespace warpreg::cli {
 
@@ -30,6 +31,21 @@ const std::vector<VectorGenerator>& generators() {
        "the original BDI search (<4,*>, <8,*>, <2,1>, smallest image) on the same inputs",
        [](std::ostream& out, uint64_t count, uint64_t seed) {
          return bdi::write_vectors(out, count, seed, bdi::Variant::Original);
+       }},
+      {"tric",
+       "Warped Register File TRIC core: a seeded event sequence (collector assignments, reads, "
+       "writebacks; COUNT steps) with each entry's ON/DROWSY/OFF state and wake-up wait, as one "
+       "JSON document (docs/blocks/tric.md)",
+       [](std::ostream& out, uint64_t count, uint64_t seed) {
+         out << tric_vectors(seed, static_cast<uint32_t>(count)).dump(1) << '\n';
+         return count;
+       }},
+      {"coma",
+       "Warped Register File COMA mask table: a seeded event sequence (COUNT steps) with the "
+       "lanes each access switches, as one JSON document (docs/blocks/coma.md)",
+       [](std::ostream& out, uint64_t count, uint64_t seed) {
+         out << coma_vectors(seed, static_cast<uint32_t>(count)).dump(1) << '\n';
+         return count;
        }},
   };
   return table;

@@ -64,6 +64,7 @@ void declare_stimuli_params(std::vector<ParamSpec>& out);   // stimuli/
 void declare_power_params(std::vector<ParamSpec>& out);     // power/
 void declare_rfv_params(std::vector<ParamSpec>& out);       // modules/rfv
 void declare_bdi_params(std::vector<ParamSpec>& out);       // modules/bdi
+void declare_wrf_params(std::vector<ParamSpec>& out);       // modules/wrf
 
 class Params {
  public:

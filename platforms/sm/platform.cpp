@@ -6,6 +6,7 @@
 #include "modules/operand_path/crossbar.h"
 #include "modules/regfile/regfile_module.h"
 #include "modules/rfv/rfv_stage.h"
+#include "modules/wrf/wrf_stages.h"
 #include "platforms/sm/sm_module.h"
 #include "power/energy.h"
 
@@ -181,6 +182,9 @@ OperandStages make_design_stages(const DesignContext& context) {
   const RfvConfig rfv = RfvConfig::from(context.params, context);
   if (rfv.mode != RfvMode::Off) stages.push_back(std::make_unique<RfvStage>("rfv", rfv, context));
   if (context.params.flag("wc.enable")) stages.push_back(make_wc_stage(context.params));
+  // TRIC dates bank accesses from their completion, so it sits after every stage that
+  // adds latency (docs/blocks/tric.md).
+  add_wrf_stages(context.params, stages);
   return stages;
 }
 

@@ -67,6 +67,7 @@ SmConfig SmConfig::from(const Params& p) {
   c.mem_miss_latency = u32("mem.miss_latency");
   c.seed = static_cast<uint64_t>(p.integer("sim.seed"));
   c.watchdog_cycles = static_cast<uint64_t>(p.integer("sim.watchdog_cycles"));
+  c.announce_collectors = p.flag("tric.enabled") || p.flag("coma.enabled");
   return c;
 }
 
@@ -252,6 +253,7 @@ void SmCore::issue(uint32_t slot, uint64_t now) {
 
   uint64_t ready = now + 1;
   RfAccess& a = txn_.access();
+  if (config_.announce_collectors) announce_collector(slot, uint32_t(cu), inst, now);
   for (unsigned k = 0; k < inst.num_src; ++k) {
     const uint16_t reg = inst.src[k];
     if (reg == kZeroRegister) continue;
@@ -288,6 +290,33 @@ void SmCore::issue(uint32_t slot, uint64_t now) {
   ++w.outstanding;
   if (inst.cls == InstClass::Branch) w.branch_pending = true;
   scheduler.issued(slot, inst.cls == InstClass::Load);
+}
+
+void SmCore::announce_collector(uint32_t slot, uint32_t cu, const WarpInst& inst, uint64_t now) {
+  // One Wake per destination register (operand_slot = its index), or one without a
+  // register when there is none: power-control stages wake the destination, and the
+  // first Wake carries the collector's active mask. The banks ignore Wake.
+  RfAccess& a = txn_.access();
+  uint8_t sent = 0;
+  const auto wake = [&](uint16_t reg, uint32_t phys_reg) {
+    txn_.prepare(RfAccessKind::Wake, nullptr);
+    a.warp_slot = static_cast<uint16_t>(slot);
+    a.cta_slot = static_cast<uint16_t>(warps_[slot].cta_slot);
+    a.arch_reg = reg;
+    a.collector = static_cast<uint16_t>(cu);
+    a.operand_slot = sent++;
+    a.active_mask = inst.active;
+    a.phys_reg = phys_reg;
+    a.pc = inst.pc;
+    port_.access(txn_, now);
+  };
+  for (unsigned k = 0; k < inst.num_dst; ++k) {
+    const uint16_t reg = inst.dst[k];
+    // An out-of-range destination is reported at writeback (bad_workload).
+    if (reg != kZeroRegister && reg < occupancy_.regs_per_warp())
+      wake(reg, slot * occupancy_.regs_per_warp() + reg);
+  }
+  if (sent == 0) wake(kZeroRegister, kNoPhysical);
 }
 
 void SmCore::release_barrier_if_complete(uint32_t cta_slot) {

@@ -52,6 +52,9 @@ struct SmConfig {
   uint32_t mem_miss_latency = 400;
   uint64_t seed = 1;
   uint64_t watchdog_cycles = 100000;
+  /// Send Wake transactions when a warp is assigned a collector unit (power-control
+  /// stages need them; the banks ignore them, so the baseline leaves them out).
+  bool announce_collectors = false;
 
   static SmConfig from(const Params& p);
 };
@@ -155,6 +158,8 @@ class SmCore {
   bool can_issue(uint32_t slot);
   IssueVerdict ask_hooks(uint32_t slot, uint64_t now);
   void issue(uint32_t slot, uint64_t now);
+  /// Tells the operand path a warp was assigned collector `cu` (Wake transactions).
+  void announce_collector(uint32_t slot, uint32_t cu, const WarpInst& inst, uint64_t now);
   void dispatch(uint64_t now);
   void complete(const Event& e, uint64_t now);
   void write_done(const Event& e, uint64_t now);

@@ -1,0 +1,43 @@
+// COMA core without SystemC: the mask table and its gating.
+#include <catch2/catch.hpp>
+
+#include "modules/wrf/coma_core.h"
+
+using namespace warpreg;
+
+TEST_CASE("coma core: the table holds one mask per collector unit", "[coma][core]") {
+  ComaCore coma(ComaConfig{16});
+  CHECK(coma.config().storage_bits() == 512);
+  coma.assign(3, 0x0000ffffu);
+  coma.assign(7, 0x80000001u);
+  CHECK(coma.entry(3) == 0x0000ffffu);
+  CHECK(coma.read_mask(3, 0x0000ffffu) == 0x0000ffffu);
+  CHECK(coma.read_mask(7, 0x80000001u) == 0x80000001u);
+  CHECK(coma.counters().table_writes == 2);
+  CHECK(coma.counters().table_reads == 2);
+  CHECK(coma.counters().lanes_accessed == 16 + 2);
+  CHECK(coma.counters().lanes_gated == 16 + 30);
+  CHECK(coma.counters().mismatches == 0);
+  CHECK(coma.counters().read_active_lanes[16] == 1);
+  CHECK(coma.counters().read_active_lanes[2] == 1);
+  CHECK(coma.counters().read_active_lanes[32] == 0);
+  CHECK_THROWS_AS(coma.assign(16, 1), std::out_of_range);
+}
+
+TEST_CASE("coma core: a reassigned collector gates with the new warp's mask", "[coma][core]") {
+  ComaCore coma(ComaConfig{16});
+  coma.assign(2, 0x0f0f0f0fu);
+  coma.assign(2, 0xffff0000u);
+  CHECK(coma.read_mask(2, 0xffff0000u) == 0xffff0000u);
+  // An access whose mask differs from the table shows the table out of step.
+  coma.read_mask(2, 0x0000ffffu);
+  CHECK(coma.counters().mismatches == 1);
+}
+
+TEST_CASE("coma core: writebacks gate with the scoreboard's mask", "[coma][core]") {
+  ComaCore coma(ComaConfig{16});
+  CHECK(coma.write_mask(0x000000ffu) == 0x000000ffu);
+  CHECK(coma.counters().writeback_masks == 1);
+  CHECK(coma.counters().lanes_accessed == 8);
+  CHECK(coma.counters().lanes_gated == 24);
+}

@@ -1,0 +1,134 @@
+// TRIC module between a stub initiator and a stub target: data, response and the
+// wake-up latency in SystemC time, residency and the content check.
+#include <catch2/catch.hpp>
+
+#include "modules/common/params.h"
+#include "modules/wrf/tric_module.h"
+#include "testbenches/wrf/wrf_bench.h"
+
+using namespace warpreg;
+using namespace warpreg::test;
+
+namespace {
+
+struct TricBench {
+  Params params;
+  power::TechTable tech;
+  CycleClock clock;
+  TricModule tric;
+  StubInitiator init;
+  StubTarget target;
+  explicit TricBench(const std::vector<std::string>& sets)
+      : params(Params::load("wrf-tric", sets)),
+        tech(power::TechTable::load(params.text("power.tech"))),
+        clock(params.real("sim.clock_mhz")),
+        tric("tric", params, tech, clock),
+        init("init", clock),
+        target("target", clock) {
+    init.socket.bind(tric.target);
+    tric.initiator.bind(target.socket);
+  }
+};
+
+/// Runs `body` in an SC_THREAD, then the simulation to its end.
+template <typename Body>
+void run_thread(Body body) {
+  struct Driver : sc_core::sc_module {
+    Body body;
+    SC_HAS_PROCESS(Driver);
+    Driver(sc_core::sc_module_name n, Body b) : sc_module(n), body(std::move(b)) { SC_THREAD(run); }
+    void run() { body(); }
+  } driver("driver", std::move(body));
+  sc_core::sc_start();
+}
+
+}  // namespace
+
+TEST_CASE("tric module: a drowsy source is read after the unhidden wake-up cycles",
+          "[tric][module]") {
+  TricBench bench({"tric.wakeup_latency=3"});
+  const CycleClock& clock = bench.clock;
+  StubInitiator& init = bench.init;
+  run_thread([&] {
+    init.send(RfAccessKind::Launch, 0, 0, kFullMask, 8);  // warp 0 holds entries 0..7
+    sc_core::wait(clock.cycles(10));
+    // Assigned a collector at cycle 10: served at 12 (3-cycle wake-up, 1 hidden), done at 13.
+    const sc_core::sc_time delay = init.send(RfAccessKind::Read, 3);
+    CHECK(init.last_response == tlm::TLM_OK_RESPONSE);
+    CHECK(init.buffer.lane[5] == 305);
+    sc_core::wait(delay);
+    CHECK(sc_core::sc_time_stamp() == clock.cycles(13));
+    // Drowsy again at 13: a read at 20 pays the wake-up again.
+    sc_core::wait(clock.cycles(7));
+    sc_core::wait(init.send(RfAccessKind::Read, 3));
+    CHECK(sc_core::sc_time_stamp() == clock.cycles(23));
+  });
+  REQUIRE(bench.target.seen.size() == 3);
+  CHECK(bench.target.seen[1].cycle == 12);
+  CHECK(bench.target.seen[2].cycle == 22);
+  const nlohmann::json s = bench.tric.stats(30);
+  CHECK(s["wakeups"] == 2);
+  CHECK(s["sleeps"] == 2);
+  CHECK(s["delay_cycles"] == 4);
+  CHECK(s["violations"]["off_access"] == 0);
+  CHECK(s["violations"]["drowsy_access"] == 0);
+  // On 10..13 and 20..23; the other 7 entries of the warp drowsy; 1016 entries off.
+  CHECK(s["residency"]["register_entries"]["on"] == 6);
+  CHECK(s["residency"]["register_entries"]["drowsy"] == 8 * 30 - 6);
+  CHECK(s["residency"]["register_entries"]["off"] == (1024 - 8) * 30);
+  CHECK(s["leakage_pj"].get<double>() < s["all_on_leakage_pj"].get<double>());
+}
+
+TEST_CASE("tric module: a one-cycle wake-up costs no time", "[tric][module]") {
+  TricBench bench({"tric.wakeup_latency=1"});
+  const CycleClock& clock = bench.clock;
+  StubInitiator& init = bench.init;
+  run_thread([&] {
+    init.send(RfAccessKind::Launch, 0, 0, kFullMask, 8);
+    sc_core::wait(clock.cycles(4));
+    sc_core::wait(init.send(RfAccessKind::Read, 2));
+    CHECK(sc_core::sc_time_stamp() == clock.cycles(5));
+  });
+  CHECK(bench.tric.core().counters().delayed_accesses == 0);
+}
+
+TEST_CASE("tric module: a destination stays on from its wake to its writeback", "[tric][module]") {
+  TricBench bench({"tric.wakeup_latency=2"});
+  const CycleClock& clock = bench.clock;
+  StubInitiator& init = bench.init;
+  run_thread([&] {
+    init.send(RfAccessKind::Launch, 0, 0, kFullMask, 8);
+    sc_core::wait(clock.cycles(5));
+    init.send(RfAccessKind::Wake, 6);  // destination R6 of the instruction
+    CHECK(bench.tric.core().state(6, 5) == RegPower::On);
+    sc_core::wait(clock.cycles(20));
+    const sc_core::sc_time delay = init.send(RfAccessKind::Write, 6);
+    CHECK(init.last_response == tlm::TLM_OK_RESPONSE);
+    sc_core::wait(delay);
+    CHECK(sc_core::sc_time_stamp() == clock.cycles(26));  // the write was not held back
+    CHECK(bench.tric.core().state(6, 25) == RegPower::On);
+    CHECK(bench.tric.core().state(6, 26) == RegPower::Drowsy);
+  });
+  const nlohmann::json s = bench.tric.stats(30);
+  CHECK(s["residency"]["register_entries"]["on"] == 26 - 5);
+}
+
+TEST_CASE("tric module: reading an entry no warp allocated is a content-check violation",
+          "[tric][module]") {
+  TricBench bench({});
+  StubInitiator& init = bench.init;
+  run_thread([&] {
+    init.send(RfAccessKind::Launch, 0, 0, kFullMask, 8);
+    init.send(RfAccessKind::Read, 100);  // entry 100 is OFF
+    CHECK(init.last_response == tlm::TLM_OK_RESPONSE);
+    // Beyond the file's 1024 entries: passed on for the banks to refuse, not counted.
+    init.send(RfAccessKind::Read, 5000);
+    init.send(RfAccessKind::Retire, 0, 0, kFullMask, 8);
+  });
+  const nlohmann::json s = bench.tric.stats(5);
+  CHECK(s["violations"]["off_access"] == 2);  // woken, then read
+  REQUIRE(bench.target.seen.size() == 4);
+  CHECK(bench.target.seen[2].phys_reg == 5000);
+  CHECK(s["violations"]["drowsy_access"] == 0);
+  CHECK(bench.tric.core().state(3, 5) == RegPower::Off);
+}

@@ -1,0 +1,116 @@
+// Whole-platform runs of the Warped Register File presets on the synthetic
+// workload: zero integrity mismatches, zero content-check violations, and the
+// blocks' books agreeing with the register file's.
+#include <catch2/catch.hpp>
+
+#include "platforms/sm/platform.h"
+
+using namespace warpreg;
+
+namespace {
+
+const std::vector<std::string> kSmall = {"synth.ctas=12", "synth.insts_per_warp=120"};
+
+nlohmann::json run(const std::string& preset, std::vector<std::string> sets = kSmall) {
+  const Params params = Params::load(preset, sets);
+  SmPlatform platform(params, open_workload("synthetic", params));
+  return platform.run();
+}
+
+void check_clean(const nlohmann::json& s) {
+  INFO(s.value("error", std::string()));
+  REQUIRE(s["status"] == "ok");
+  CHECK(s["integrity"]["mismatches"] == 0);
+  CHECK(s["integrity"]["checked_reads"].get<uint64_t>() > 1000);
+}
+
+void check_tric(const nlohmann::json& s) {
+  const nlohmann::json& tric = s["blocks"]["tric"];
+  CHECK(tric["violations"]["off_access"] == 0);
+  CHECK(tric["violations"]["drowsy_access"] == 0);
+  // Every source read and every destination write woke an entry or found it on.
+  CHECK(tric["wakeups"].get<uint64_t>() + tric["stay_on"].get<uint64_t>() >=
+        s["rf"]["reads"].get<uint64_t>());
+  CHECK(tric["sleeps"].get<uint64_t>() > 0);
+  CHECK(tric["leakage_pj"].get<double>() < 0.5 * tric["all_on_leakage_pj"].get<double>());
+  const nlohmann::json& res = tric["residency"]["register_entries"];
+  CHECK(res["on"].get<uint64_t>() + res["drowsy"].get<uint64_t>() + res["off"].get<uint64_t>() ==
+        1024 * s["cycles"].get<uint64_t>());
+}
+
+void check_coma(const nlohmann::json& s) {
+  const nlohmann::json& coma = s["blocks"]["coma"];
+  CHECK(coma["mask_mismatches"] == 0);
+  CHECK(coma["events"]["table_reads"] == s["rf"]["reads"]);
+  CHECK(coma["events"]["table_writes"] == s["blocks"]["collectors"]["allocations"]);
+  // One lane slice per lane: the banks switched exactly the lanes COMA let through.
+  const nlohmann::json& rf = s["blocks"]["regfile"]["events"];
+  CHECK(rf["slice_reads"].get<uint64_t>() + rf["slice_writes"].get<uint64_t>() ==
+        coma["lanes_accessed"].get<uint64_t>());
+  CHECK(coma["lanes_gated"].get<uint64_t>() > 0);
+  uint64_t histogram_reads = 0;
+  for (const auto& n : coma["read_active_lanes"]) histogram_reads += n.get<uint64_t>();
+  CHECK(histogram_reads == s["rf"]["reads"].get<uint64_t>());
+}
+
+}  // namespace
+
+TEST_CASE("wrf platform: wrf-tric runs clean with entries drowsy most of the time",
+          "[wrf][platform]") {
+  const nlohmann::json s = run("wrf-tric");
+  check_clean(s);
+  check_tric(s);
+  CHECK(s["blocks"]["tric"]["delay_cycles"].get<uint64_t>() > 0);  // 3-cycle wake-up
+}
+
+TEST_CASE("wrf platform: wrf-coma runs clean with reads gated by the active mask",
+          "[wrf][platform]") {
+  const nlohmann::json s = run("wrf-coma");
+  check_clean(s);
+  check_coma(s);
+}
+
+TEST_CASE("wrf platform: wrf runs clean with TRIC and COMA together", "[wrf][platform]") {
+  const nlohmann::json s = run("wrf");
+  check_clean(s);
+  check_tric(s);
+  check_coma(s);
+  CHECK(s["blocks"]["tric"]["storage_bits"] == 2 * 1024);
+  CHECK(s["blocks"]["coma"]["storage_bits"] == 512);
+}
+
+TEST_CASE("wrf platform: a one-cycle wake-up never delays an access", "[wrf][platform]") {
+  const nlohmann::json s =
+      run("wrf-tric", {"synth.ctas=12", "synth.insts_per_warp=120", "tric.wakeup_latency=1"});
+  check_clean(s);
+  check_tric(s);
+  CHECK(s["blocks"]["tric"]["delayed_accesses"] == 0);
+}
+
+TEST_CASE("wrf platform: describe lists TRIC and COMA storage", "[wrf][platform]") {
+  const Params params = Params::load("wrf", kSmall);
+  SmPlatform platform(params, open_workload("synthetic", params));
+  const nlohmann::json d = platform.describe();
+  CHECK(d["operand_path"] ==
+        nlohmann::json({"sm.collectors", "crossbar", "tric", "coma", "regfile"}));
+  CHECK(d["blocks"]["tric"]["storage_bits"]["power_state"] == 2048);
+  CHECK(d["blocks"]["coma"]["storage_bits"]["mask_table"] == 512);
+  CHECK(d["blocks"]["coma"]["organisation"]["entries"] == 16);
+}
+
+TEST_CASE("wrf platform: a two-cycle look-ahead hides a three-cycle wake-up", "[wrf][platform]") {
+  const nlohmann::json s =
+      run("wrf-tric", {"synth.ctas=12", "synth.insts_per_warp=120", "tric.lookahead=2"});
+  check_clean(s);
+  check_tric(s);
+  // Only the first reads after a warp's launch can still wait (nothing to look ahead of).
+  CHECK(s["blocks"]["tric"]["delayed_accesses"].get<uint64_t>() * 100 <
+        s["rf"]["reads"].get<uint64_t>());
+}
+
+TEST_CASE("wrf platform: TRIC on a table without its coefficients names table and key",
+          "[wrf][platform]") {
+  const Params params = Params::load("wrf-tric", {"power.tech=wc45"});
+  CHECK_THROWS_WITH(SmPlatform(params, open_workload("synthetic", params)),
+                    Catch::Contains("wc45") && Catch::Contains("tric_transition"));
+}

@@ -1,0 +1,75 @@
+#pragma once
+// A stub initiator and a stub target around one WRF stage (TRIC or COMA): the
+// target serves every read and write in the cycle it arrives, with a one-cycle
+// latency, and records what reached it.
+#include <tlm_utils/simple_initiator_socket.h>
+#include <tlm_utils/simple_target_socket.h>
+
+#include <systemc>
+#include <vector>
+
+#include "modules/common/cycle_clock.h"
+#include "modules/common/rf_access.h"
+
+namespace warpreg::test {
+
+struct StubInitiator : sc_core::sc_module {
+  tlm_utils::simple_initiator_socket<StubInitiator> socket{"socket"};
+  CycleClock clock;
+  RfTransaction txn;
+  WarpRegister buffer;
+  tlm::tlm_response_status last_response = tlm::TLM_INCOMPLETE_RESPONSE;
+
+  StubInitiator(sc_core::sc_module_name name, const CycleClock& c) : sc_module(name), clock(c) {}
+
+  /// Sends one transaction now; returns its annotated delay (when it completes).
+  sc_core::sc_time send(RfAccessKind kind, uint32_t phys_reg, uint16_t collector = 0,
+                        LaneMask mask = kFullMask, uint32_t regs_per_warp = 0,
+                        uint8_t operand_slot = 0) {
+    const bool data = kind == RfAccessKind::Read || kind == RfAccessKind::Write;
+    tlm::tlm_generic_payload& p = txn.prepare(kind, data ? &buffer : nullptr);
+    RfAccess& a = txn.access();
+    a.phys_reg = phys_reg;
+    a.collector = collector;
+    a.active_mask = mask;
+    a.regs_per_warp = regs_per_warp;
+    a.operand_slot = operand_slot;
+    sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
+    socket->b_transport(p, delay);
+    last_response = p.get_response_status();
+    return delay;
+  }
+};
+
+struct StubTarget : sc_core::sc_module {
+  tlm_utils::simple_target_socket<StubTarget> socket{"socket"};
+  CycleClock clock;
+  struct Seen {
+    RfAccessKind kind;
+    uint32_t phys_reg;
+    uint64_t cycle;
+    LaneMask read_lanes;
+  };
+  std::vector<Seen> seen;
+
+  StubTarget(sc_core::sc_module_name name, const CycleClock& c) : sc_module(name), clock(c) {
+    socket.register_b_transport(this, &StubTarget::b_transport);
+  }
+
+  void b_transport(tlm::tlm_generic_payload& payload, sc_core::sc_time& delay) {
+    const RfAccess& a = rf_access_of(payload);
+    const uint64_t cycle = clock.cycle_at(delay);
+    seen.push_back({a.kind, a.phys_reg, cycle, a.read_lanes});
+    payload.set_response_status(tlm::TLM_OK_RESPONSE);
+    if (a.kind == RfAccessKind::Read) {
+      // Only the lanes the read touches are driven: lane l of entry r reads r * 100 + l.
+      WarpRegister& out = register_of(payload);
+      for (unsigned l = 0; l < kWarpSize; ++l)
+        if (a.read_lanes >> l & 1u) out.lane[l] = a.phys_reg * 100 + l;
+    }
+    if (a.kind == RfAccessKind::Read || a.kind == RfAccessKind::Write)
+      clock.complete_at(delay, cycle + 1);
+  }
+};
+
+}  // namespace warpreg::test
