@@ -46,6 +46,9 @@ const std::vector<Command>& commands();
 /// `warpreg bench` (bench.cpp).
 po::options_description bench_options();
 int bench_command(const po::variables_map& vm);
+/// `warpreg trace` (trace_command.cpp).
+po::options_description trace_options();
+int trace_command(const po::variables_map& vm);
 
 /// Entry point behind sc_main: parses argv, dispatches, maps exceptions to exit codes.
 int main_entry(int argc, char* argv[]);

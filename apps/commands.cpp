@@ -301,6 +301,9 @@ const std::vector<Command>& commands() {
       {"bench", "[--json] [--calls N] [--set KEY=VALUE]...",
        "Measure simulation speed on baseline/synthetic against an empty TLM b_transport.",
        bench_options, bench_command},
+      {"trace", "(--profile P | --workload W) --out FILE [--preset P] [--set KEY=VALUE]...",
+       "Write a workload's dynamic warp instructions as a trace; print its value-similarity bins.",
+       trace_options, trace_command},
   };
   return table;
 }
