@@ -1,4 +1,5 @@
-// Parameters of the built-in synthetic workload (stimuli/driver/synthetic_workload.h).
+// Parameters of the built-in synthetic workload (stimuli/driver/synthetic_workload.h)
+// and of the kernel driver (stimuli/driver/kernel_workload.h, profile.h, open_workload.cpp).
 #include "modules/common/params.h"
 
 namespace warpreg {
@@ -75,7 +76,9 @@ void declare_stimuli_params(std::vector<ParamSpec>& out) {
                                "random; mixed = each static instruction similar or uniform "
                                "with equal odds.",
                                "seed 001 §3 Fig. 2 (value similarity of register writes)"));
+}
 
+void declare_kernel_driver_params(std::vector<ParamSpec>& out) {
   // Kernel execution (KernelWorkload: profiles and nvdisasm .dot kernels).
   constexpr const char* kDriver = "warpreg kernel driver (docs/stimuli-driver.md)";
   out.push_back(profile_int("kernel.max_insts_per_warp", 100000, 1, 1 << 30, "instructions",

@@ -59,9 +59,10 @@ ParamSpec choice_param(const char* name, const char* default_value,
 
 /// Catalogue contributions, each defined beside the code it configures. A new
 /// block adds its own declare function here and in param_catalogue().
-void declare_platform_params(std::vector<ParamSpec>& out);  // platforms/sm
-void declare_stimuli_params(std::vector<ParamSpec>& out);   // stimuli/
-void declare_power_params(std::vector<ParamSpec>& out);     // power/
+void declare_platform_params(std::vector<ParamSpec>& out);       // platforms/sm
+void declare_stimuli_params(std::vector<ParamSpec>& out);        // stimuli/
+void declare_kernel_driver_params(std::vector<ParamSpec>& out);  // stimuli/
+void declare_power_params(std::vector<ParamSpec>& out);          // power/
 
 class Params {
  public:
