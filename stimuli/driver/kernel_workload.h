@@ -40,7 +40,7 @@ struct KernelRunConfig {
   /// Share of static destinations that take their register's model instead of
   /// their own: compiled code keeps one variable in a register across several
   /// writes (a loop counter, an address), so old and new lanes look alike.
-  double register_values = 0.5;
+  double register_values = 0.65;
   /// Dynamic instructions per warp at most, the final exit included (>= 1); a warp
   /// that reaches it ends there with an exit.
   uint64_t max_insts_per_warp = 100000;

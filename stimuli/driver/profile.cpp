@@ -395,12 +395,12 @@ class KernelGenerator {
     const size_t branch_line = blocks_[head].lines.size();
     add("");  // the branch, once the else block's label is known
     new_block();
-    chunk(std::max<uint32_t>(1, p_.block_insts / 2));
+    chunk(p_.block_insts);
     const uint32_t then_end = current();
     const size_t jump_line = blocks_[then_end].lines.size();
     add("");
     const uint32_t else_block = new_block();
-    chunk(std::max<uint32_t>(1, p_.block_insts / 2));
+    chunk(p_.block_insts);
     const uint32_t else_end = current();
     const uint32_t join = new_block();
     blocks_[head].lines[branch_line] = "@P0 BRA `(" + label(else_block) + ")";

@@ -93,19 +93,24 @@ SimilarityBin distance_bin(uint32_t a, uint32_t b) {
   return SimilarityBin::Random;
 }
 
-SimilarityBin classify_register(const WarpRegister& value) {
+SimilarityBin classify_register(const WarpRegister& value, LaneMask lanes) {
   SimilarityBin worst = SimilarityBin::Zero;
-  for (unsigned lane = 1; lane < kWarpSize; ++lane) {
-    const SimilarityBin bin = distance_bin(value.lane[lane - 1], value.lane[lane]);
+  int previous = -1;
+  for (unsigned lane = 0; lane < kWarpSize; ++lane) {
+    if (!(lanes & (1u << lane))) continue;
+    const int before = previous;
+    previous = static_cast<int>(lane);
+    if (before < 0) continue;
+    const SimilarityBin bin = distance_bin(value.lane[before], value.lane[lane]);
     if (bin > worst) worst = bin;
     if (worst == SimilarityBin::Random) break;
   }
   return worst;
 }
 
-void SimilarityHistogram::add(const WarpRegister& stored, bool divergent_write) {
+void SimilarityHistogram::add(const WarpRegister& stored, bool divergent_write, LaneMask lanes) {
   auto& counts = divergent_write ? divergent : converged;
-  ++counts[static_cast<unsigned>(classify_register(stored))];
+  ++counts[static_cast<unsigned>(classify_register(stored, lanes))];
 }
 
 namespace {
@@ -154,7 +159,7 @@ SimilarityHistogram measure_similarity(Workload& workload) {
           if (inst.dst[k] >= kMaxArchRegisters) continue;
           WarpRegister& reg = registers[inst.dst[k]];
           reg.merge(stream.values[inst.value_index + k], inst.active);
-          histogram.add(reg, inst.active != warp_mask);
+          histogram.add(reg, inst.active != warp_mask, warp_mask);
         }
       }
     }

@@ -125,10 +125,11 @@ std::string_view to_string(SimilarityBin bin);
 /// number (what a base-delta compressor stores).
 SimilarityBin distance_bin(uint32_t a, uint32_t b);
 
-/// The bin of a written warp register: the bin of the largest of its 31
-/// successive-lane distances, i.e. the tightest bin that holds all of them (a
-/// register is "zero" only if all 32 thread registers are identical).
-SimilarityBin classify_register(const WarpRegister& value);
+/// The bin of a written warp register: the bin of the largest distance between
+/// successive thread registers (lanes in `lanes`, normally the warp's threads;
+/// lanes outside it are skipped), i.e. the tightest bin that holds all of them: a
+/// register is "zero" only if all its thread registers are identical.
+SimilarityBin classify_register(const WarpRegister& value, LaneMask lanes = kFullMask);
 
 /// Counts of register writes per bin, for non-divergent (full active mask) and
 /// divergent writes separately, as Figure 2's two bars per benchmark.
@@ -137,8 +138,8 @@ struct SimilarityHistogram {
   std::array<uint64_t, kSimilarityBinCount> divergent{};
 
   /// Counts one write; `stored` is the register as it holds after the write (the
-  /// written lanes new, the others as before).
-  void add(const WarpRegister& stored, bool divergent_write);
+  /// written lanes new, the others as before), `lanes` the warp's threads.
+  void add(const WarpRegister& stored, bool divergent_write, LaneMask lanes = kFullMask);
   uint64_t converged_total() const;
   uint64_t divergent_total() const;
   /// Share of bin `bin` among converged (or divergent) writes; 0 when there are none.

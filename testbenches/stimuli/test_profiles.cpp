@@ -143,6 +143,12 @@ TEST_CASE("similarity bins: distances as seed 001 defines them", "[profiles][sim
   WarpRegister one_jump = affine(5, 0);
   one_jump.lane[17] = 5 + 40000;
   CHECK(classify_register(one_jump) == SimilarityBin::Random);  // the largest distance decides
+  // A 16-thread warp: lanes 16..31 do not exist and are not compared.
+  WarpRegister half = affine(70000, 0);
+  for (unsigned lane = 16; lane < kWarpSize; ++lane) half.lane[lane] = 0;
+  CHECK(classify_register(half) == SimilarityBin::Random);
+  CHECK(classify_register(half, 0xffffu) == SimilarityBin::Zero);
+  CHECK(classify_register(affine(0, 1000), 0x5u) == SimilarityBin::Within32K);  // lanes 0 and 2
 }
 
 TEST_CASE("similarity bins: each value model lands in its bin", "[profiles][similarity]") {
