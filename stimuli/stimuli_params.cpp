@@ -102,6 +102,11 @@ void declare_kernel_driver_params(std::vector<ParamSpec>& out) {
                             "Times each lane takes a loop's back edge per entry into the loop, "
                             "for every loop of a .dot kernel.",
                             kDriver));
+  out.push_back(profile_real("dot.trip_spread", "0", 0, 100, "fraction of the trip count",
+                             "Per-lane spread of a .dot kernel's trip counts: on each entry a lane "
+                             "takes the back edge dot.trip_count + u times, u uniform in "
+                             "[0, round(dot.trip_count x spread)], so lanes leave loops apart.",
+                             kDriver));
   out.push_back(profile_real("dot.divergence", "0.2", 0, 1, "probability",
                              "Probability that a data-dependent branch or predicate of a .dot "
                              "kernel splits the active lanes.",

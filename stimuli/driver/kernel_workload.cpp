@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <bitset>
+#include <cmath>
 
 namespace warpreg {
 
@@ -120,6 +121,7 @@ void KernelWorkload::analyse() {
     loop.trip_count = it != config_.trip_counts.end() ? it->second : config_.default_trip_count;
   }
   back_edges_taken_.assign(loops_.size(), {});
+  trip_limit_.assign(loops_.size(), {});
 }
 
 void KernelWorkload::find_loops() {
@@ -258,7 +260,7 @@ void KernelWorkload::choose_edges(Rng& rng, uint32_t block, LaneMask active) {
   const Loop& loop = loops_[l];
   LaneMask staying = 0;
   for (unsigned lane = 0; lane < kWarpSize; ++lane)
-    if ((active & (1u << lane)) && back_edges_taken_[l][lane] < loop.trip_count)
+    if ((active & (1u << lane)) && back_edges_taken_[l][lane] < trip_limit_[l][lane])
       staying |= 1u << lane;
   for (int32_t e = 0; e < static_cast<int32_t>(n); ++e)
     (loop.body[info.edges[e].to] ? stay : leave).push_back(e);
@@ -273,6 +275,13 @@ void KernelWorkload::choose_edges(Rng& rng, uint32_t block, LaneMask active) {
     predicate_[last->guard] = (predicate_[last->guard] & ~active) | (value & active);
     predicate_known_ |= static_cast<uint8_t>(1u << last->guard);
   }
+}
+
+uint32_t KernelWorkload::draw_trip(Rng& rng, uint32_t l) const {
+  const uint32_t trips = loops_[l].trip_count;
+  if (config_.trip_spread <= 0) return trips;  // draws nothing: streams stay as without spread
+  const auto spread = static_cast<uint32_t>(std::lround(trips * config_.trip_spread));
+  return trips + rng.below(spread + 1);
 }
 
 void KernelWorkload::emit(WarpStream& stream, Rng& rng, const Op& op, LaneMask active,
@@ -313,6 +322,8 @@ const WarpStream& KernelWorkload::load_warp(uint32_t slot, uint32_t cta, uint32_
   const uint32_t threads = std::min(kWarpSize, shape.threads_per_cta - warp * kWarpSize);
   const LaneMask warp_mask = threads >= kWarpSize ? kFullMask : (LaneMask{1} << threads) - 1;
   for (auto& counts : back_edges_taken_) counts.fill(0);
+  for (uint32_t l = 0; l < loops_.size(); ++l)
+    for (uint32_t& limit : trip_limit_[l]) limit = draw_trip(rng, l);
   predicate_.fill(0);
   predicate_known_ = 0;
   stack_.clear();
@@ -378,7 +389,10 @@ const WarpStream& KernelWorkload::load_warp(uint32_t slot, uint32_t cta, uint32_
       for (unsigned lane = 0; lane < kWarpSize; ++lane) {
         if (!(moved & (1u << lane))) continue;
         if (edge.back_edge_of >= 0) ++back_edges_taken_[edge.back_edge_of][lane];
-        for (uint32_t l : edge.leaves) back_edges_taken_[l][lane] = 0;
+        for (uint32_t l : edge.leaves) {
+          back_edges_taken_[l][lane] = 0;
+          trip_limit_[l][lane] = draw_trip(rng, l);
+        }
       }
     }
     if (ways == 1) {

@@ -27,6 +27,10 @@ struct KernelRunConfig {
   uint32_t default_trip_count = 4;
   /// Back edges taken per entry, by loop header block id.
   std::map<uint32_t, uint32_t> trip_counts;
+  /// Per-lane spread of trip counts: on each entry a lane takes the back edge
+  /// T + u times, u uniform in [0, round(T x trip_spread)], so lanes leave a loop
+  /// at different iterations (data-dependent loops such as a graph node's edges).
+  double trip_spread = 0;
   /// Probability that a data-dependent branch (or predicate) splits the active
   /// lanes rather than sending them all one way.
   double divergence = 0.2;
@@ -114,6 +118,8 @@ class KernelWorkload : public Workload {
   void choose_edges(Rng& rng, uint32_t block, LaneMask active);
   void emit(WarpStream& stream, Rng& rng, const Op& op, LaneMask active, InstClass cls);
   void finish(WarpStream& stream, LaneMask last_mask);
+  /// A lane's back-edge count for its next entry into loop `l`.
+  uint32_t draw_trip(Rng& rng, uint32_t l) const;
 
   Kernel kernel_;
   KernelRunConfig config_;
@@ -129,6 +135,7 @@ class KernelWorkload : public Workload {
   // Execution state of the warp being generated, reused from warp to warp.
   std::vector<StackEntry> stack_;
   std::vector<std::array<uint32_t, kWarpSize>> back_edges_taken_;  ///< per loop, per lane
+  std::vector<std::array<uint32_t, kWarpSize>> trip_limit_;        ///< per loop, per lane
   std::array<LaneMask, 8> predicate_{};
   uint8_t predicate_known_ = 0;
   uint32_t first_thread_ = 0;  ///< global thread index of lane 0

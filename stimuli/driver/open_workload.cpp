@@ -43,6 +43,7 @@ std::unique_ptr<Workload> open_dot_kernel(const std::string& name, const Params&
   config.shape.threads_per_cta = static_cast<uint32_t>(params.integer("dot.threads_per_cta"));
   config.shape.regs_per_thread = std::max<uint32_t>(1, kernel.regs_used());
   config.default_trip_count = static_cast<uint32_t>(params.integer("dot.trip_count"));
+  config.trip_spread = params.real("dot.trip_spread");
   config.divergence = params.real("dot.divergence");
   config.taken = params.real("dot.taken");
   config.early_exit = params.real("dot.early_exit");

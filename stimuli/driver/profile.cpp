@@ -186,8 +186,8 @@ Profile parse_profile(const std::string& text, const std::string& file) {
 
   const json& kernel = r.object(root, "", "kernel", true);
   r.only(kernel, "kernel.",
-         {"regs_per_thread", "block_insts", "loops", "if_regions", "divergence", "memory_fraction",
-          "store_share", "sfu_fraction", "barriers"});
+         {"regs_per_thread", "block_insts", "loops", "trip_spread", "if_regions", "divergence",
+          "memory_fraction", "store_share", "sfu_fraction", "barriers"});
   r.integer(kernel, "kernel.", "regs_per_thread", p.regs_per_thread, 2, 63, true);
   r.integer(kernel, "kernel.", "block_insts", p.block_insts, 1, 1000, false);
   if (kernel.contains("loops")) {
@@ -202,6 +202,7 @@ Profile parse_profile(const std::string& text, const std::string& file) {
     }
     r.mark("kernel.loops");
   }
+  r.real(kernel, "kernel.", "trip_spread", p.trip_spread, 0, 100);
   r.integer(kernel, "kernel.", "if_regions", p.if_regions, 0, 1000, false);
   r.real(kernel, "kernel.", "divergence", p.divergence, 0, 1);
   r.real(kernel, "kernel.", "memory_fraction", p.memory_fraction, 0, 1);
@@ -496,6 +497,7 @@ std::unique_ptr<Workload> make_profile_workload(const Profile& profile, const Pa
         static_cast<uint32_t>(sm_shared / profile.concurrent_ctas / 128 * 128);
   }
   config.divergence = profile.divergence;
+  config.trip_spread = profile.trip_spread;
   config.values = profile.values;
   config.max_insts_per_warp = static_cast<uint64_t>(params.integer("kernel.max_insts_per_warp"));
   Kernel kernel = generate_profile_kernel(profile, config.seed, config.trip_counts,

@@ -37,6 +37,7 @@ struct Profile {
   /// Loop nests in program order, each its trip counts (body iterations per
   /// entry) from the outermost loop inwards.
   std::vector<std::vector<uint32_t>> loops;
+  double trip_spread = 0;        ///< per-lane spread of trip counts (KernelRunConfig::trip_spread)
   uint32_t if_regions = 1;       ///< if-then-else regions (in the innermost loop bodies)
   double divergence = 0.2;       ///< share of dynamic data-dependent branches that split lanes
   double memory_fraction = 0.2;  ///< loads and stores among generated instructions

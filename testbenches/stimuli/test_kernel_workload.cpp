@@ -317,3 +317,29 @@ TEST_CASE("kernel workload: a launch without room for the kernel's registers is 
       KernelWorkload(testing::loop_kernel(), one_warp(4), "loop.dot"),
       Catch::Matchers::StartsWith("loop.dot:") && Catch::Matchers::Contains("names 9 registers"));
 }
+
+TEST_CASE("kernel workload: a trip spread lets lanes leave a loop at different iterations",
+          "[kernel_workload]") {
+  // PCs: B1 (header) 24 32, B2 (body) 40..64, B3 72 80.
+  KernelRunConfig config = one_warp();
+  config.default_trip_count = 4;
+  config.trip_spread = 1;  // each lane: 4..8 back edges
+  KernelWorkload workload(testing::loop_kernel(), config, "loop");
+  const WarpStream& s = workload.load_warp(0, 0, 0);
+  check_well_formed(s);
+  std::array<unsigned, kWarpSize> bodies{};
+  LaneMask previous = kFullMask;
+  for (const WarpInst& inst : s.insts) {
+    if (inst.pc != 40) continue;
+    CHECK((inst.active & ~previous) == 0);  // a lane that left does not come back
+    previous = inst.active;
+    for (unsigned lane = 0; lane < kWarpSize; ++lane) bodies[lane] += (inst.active >> lane) & 1;
+  }
+  std::set<unsigned> distinct(bodies.begin(), bodies.end());
+  CHECK(distinct.size() > 1);
+  for (unsigned n : bodies) {
+    CHECK(n >= 4);
+    CHECK(n <= 8);
+  }
+  CHECK(mask_at(s, 72) == kFullMask);  // all lanes meet again after the loop
+}
