@@ -65,11 +65,10 @@ std::unique_ptr<Workload> open_workload(const std::string& name, const Params& p
   if (name.find('/') == std::string::npos && !std::filesystem::exists(name)) {
     const std::string path = shipped_profile_path(name);
     if (std::filesystem::exists(path)) return make_profile_workload(read_profile(path), params);
-    std::string known;
-    for (const std::string& profile : shipped_profiles()) known += " " + profile;
     throw WorkloadError("unknown workload '" + name +
-                        "': not 'synthetic', a file, or a shipped profile (" +
-                        (known.empty() ? std::string(" none") : known) + " )");
+                        "': not 'synthetic', an existing file, or one of the " +
+                        std::to_string(shipped_profiles().size()) + " shipped profiles in " +
+                        shipped_profile_dir());
   }
   return std::make_unique<TraceWorkload>(name);
 }

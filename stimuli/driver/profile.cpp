@@ -262,13 +262,15 @@ Profile read_profile(const std::string& path) {
   return parse_profile(buffer.str(), path);
 }
 
+std::string shipped_profile_dir() { return std::string(WARPREG_SOURCE_DIR) + "/stimuli/profiles"; }
+
 std::string shipped_profile_path(const std::string& name) {
-  return std::string(WARPREG_SOURCE_DIR) + "/stimuli/profiles/" + name + ".json";
+  return shipped_profile_dir() + "/" + name + ".json";
 }
 
 std::vector<std::string> shipped_profiles() {
   std::vector<std::string> names;
-  const std::filesystem::path dir = std::string(WARPREG_SOURCE_DIR) + "/stimuli/profiles";
+  const std::filesystem::path dir = shipped_profile_dir();
   std::error_code ec;
   for (const auto& entry : std::filesystem::directory_iterator(dir, ec))
     if (entry.path().extension() == ".json") names.push_back(entry.path().stem().string());
@@ -294,7 +296,8 @@ class KernelGenerator {
     ifs_per_nest_.assign(std::max<size_t>(p_.loops.size(), 1), 0);
     for (uint32_t i = 0; i < p_.if_regions; ++i) ++ifs_per_nest_[i % ifs_per_nest_.size()];
 
-    uint32_t cur = new_block();
+    // Code is always appended to the last block; a region opens new blocks after it.
+    new_block();
     add("S2R R0, SR_TID.X");
     for (uint32_t r = 1; r < p_.regs_per_thread; ++r) {
       std::ostringstream line;
@@ -307,17 +310,16 @@ class KernelGenerator {
     barriers(place++);
     if (p_.loops.empty()) {
       for (uint32_t i = 0; i < ifs_per_nest_[0]; ++i) {
-        cur = if_region();
+        if_region();
         chunk(p_.block_insts);
       }
     }
     for (size_t n = 0; n < p_.loops.size(); ++n) {
       nest_ = n;
-      cur = loop(p_.loops[n], 0, place++, trip_counts);
+      loop(p_.loops[n], 0, place++, trip_counts);
       chunk(p_.block_insts);
       barriers(place++);
     }
-    (void)cur;
     add("EXIT");
     return assemble();
   }
@@ -391,8 +393,7 @@ class KernelGenerator {
   uint32_t if_region() {
     const uint32_t head = current();
     add("ISETP.GT.AND P0, PT, " + reg(src()) + ", " + reg(src()) + ", PT");
-    const uint32_t then_block = head + 1, else_block_guess = 0;
-    (void)else_block_guess;
+    const uint32_t then_block = head + 1;
     const size_t branch_line = blocks_[head].lines.size();
     add("");  // the branch, once the else block's label is known
     new_block();

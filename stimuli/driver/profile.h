@@ -53,7 +53,9 @@ struct Profile {
 Profile read_profile(const std::string& path);
 Profile parse_profile(const std::string& text, const std::string& file);
 
-/// The path of shipped profile NAME: WARPREG_SOURCE_DIR/stimuli/profiles/NAME.json.
+/// Where the shipped profiles live: WARPREG_SOURCE_DIR/stimuli/profiles.
+std::string shipped_profile_dir();
+/// The path of shipped profile NAME: shipped_profile_dir()/NAME.json.
 std::string shipped_profile_path(const std::string& name);
 /// Names of the shipped profiles, sorted.
 std::vector<std::string> shipped_profiles();
