@@ -53,6 +53,9 @@ const std::vector<Command>& commands();
 /// `warpreg bench` (bench.cpp).
 po::options_description bench_options();
 int bench_command(const po::variables_map& vm);
+/// `warpreg trace` (trace_command.cpp).
+po::options_description trace_options();
+int trace_command(const po::variables_map& vm);
 
 /// `warpreg compile` (compile_command.cpp).
 po::options_description compile_options();

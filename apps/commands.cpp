@@ -309,6 +309,9 @@ const std::vector<Command>& commands() {
       {"vectors", "GENERATOR [--count N] [--seed S] [--out FILE]",
        "Write golden vectors of a block's core (e.g. bdi) as JSON lines for RTL testbenches.",
        vectors_options, vectors_command, "generator"},
+      {"trace", "(--profile P | --workload W) --out FILE [--preset P] [--set KEY=VALUE]...",
+       "Write a workload's dynamic warp instructions as a trace; print its value-similarity bins.",
+       trace_options, trace_command},
   };
   return table;
 }

@@ -1,4 +1,5 @@
-// Parameters of the built-in synthetic workload (stimuli/driver/synthetic_workload.h).
+// Parameters of the built-in synthetic workload (stimuli/driver/synthetic_workload.h)
+// and of the kernel driver (stimuli/driver/kernel_workload.h, profile.h, open_workload.cpp).
 #include "modules/common/params.h"
 
 namespace warpreg {
@@ -75,6 +76,49 @@ void declare_stimuli_params(std::vector<ParamSpec>& out) {
                                "random; mixed = each static instruction similar or uniform "
                                "with equal odds.",
                                "seed 001 §3 Fig. 2 (value similarity of register writes)"));
+}
+
+void declare_kernel_driver_params(std::vector<ParamSpec>& out) {
+  // Kernel execution (KernelWorkload: profiles and nvdisasm .dot kernels).
+  constexpr const char* kDriver = "warpreg kernel driver (docs/stimuli-driver.md)";
+  out.push_back(profile_int("kernel.max_insts_per_warp", 100000, 1, 1 << 30, "instructions",
+                            "Cap on the dynamic instructions of one warp, the final exit "
+                            "included; a warp that reaches it ends there with an exit.",
+                            kDriver));
+  out.push_back(profile_int("profile.ctas", 0, 0, 1 << 24, "CTAs",
+                            "Grid size of a profile workload; 0 keeps the profile's own "
+                            "(use a small value for quick runs).",
+                            kDriver));
+  out.push_back(profile_real("profile.trip_scale", "1", 0, 1e6, "factor",
+                             "Scales every loop trip count of a profile (at least one "
+                             "iteration remains).",
+                             kDriver));
+  out.push_back(profile_int("dot.ctas", 30, 1, 1 << 24, "CTAs",
+                            "CTAs launched for an nvdisasm .dot kernel (a .dot has no launch).",
+                            kDriver));
+  out.push_back(profile_int("dot.threads_per_cta", 256, 1, 1024, "threads",
+                            "Threads per CTA for an nvdisasm .dot kernel.", kDriver));
+  out.push_back(profile_int("dot.trip_count", 4, 0, 1000000, "back edges",
+                            "Times each lane takes a loop's back edge per entry into the loop, "
+                            "for every loop of a .dot kernel.",
+                            kDriver));
+  out.push_back(profile_real("dot.trip_spread", "0", 0, 100, "fraction of the trip count",
+                             "Per-lane spread of a .dot kernel's trip counts: on each entry a lane "
+                             "takes the back edge dot.trip_count + u times, u uniform in "
+                             "[0, round(dot.trip_count x spread)], so lanes leave loops apart.",
+                             kDriver));
+  out.push_back(profile_real("dot.divergence", "0.2", 0, 1, "probability",
+                             "Probability that a data-dependent branch or predicate of a .dot "
+                             "kernel splits the active lanes.",
+                             kDriver));
+  out.push_back(profile_real("dot.taken", "0.5", 0, 1, "probability",
+                             "Probability that a data-dependent branch of a .dot kernel that "
+                             "does not split is taken.",
+                             kDriver));
+  out.push_back(profile_real("dot.early_exit", "0.05", 0, 1, "probability",
+                             "Probability that a guarded EXIT of a .dot kernel retires lanes "
+                             "(a suffix of the warp, as a thread-index bounds check does).",
+                             kDriver));
 }
 
 }  // namespace warpreg

@@ -199,6 +199,7 @@ std::vector<ParamSpec> build_catalogue() {
   std::vector<ParamSpec> all;
   declare_platform_params(all);
   declare_stimuli_params(all);
+  declare_kernel_driver_params(all);
   declare_power_params(all);
   declare_rfv_params(all);
   declare_bdi_params(all);

@@ -59,12 +59,13 @@ ParamSpec choice_param(const char* name, const char* default_value,
 
 /// Catalogue contributions, each defined beside the code it configures. A new
 /// block adds its own declare function here and in param_catalogue().
-void declare_platform_params(std::vector<ParamSpec>& out);  // platforms/sm
-void declare_stimuli_params(std::vector<ParamSpec>& out);   // stimuli/
-void declare_power_params(std::vector<ParamSpec>& out);     // power/
-void declare_rfv_params(std::vector<ParamSpec>& out);       // modules/rfv
-void declare_bdi_params(std::vector<ParamSpec>& out);       // modules/bdi
-void declare_wrf_params(std::vector<ParamSpec>& out);       // modules/wrf
+void declare_platform_params(std::vector<ParamSpec>& out);       // platforms/sm
+void declare_stimuli_params(std::vector<ParamSpec>& out);        // stimuli/
+void declare_power_params(std::vector<ParamSpec>& out);          // power/
+void declare_rfv_params(std::vector<ParamSpec>& out);            // modules/rfv
+void declare_bdi_params(std::vector<ParamSpec>& out);            // modules/bdi
+void declare_wrf_params(std::vector<ParamSpec>& out);            // modules/wrf
+void declare_kernel_driver_params(std::vector<ParamSpec>& out);  // stimuli/
 
 class Params {
  public:

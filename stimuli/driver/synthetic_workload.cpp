@@ -5,6 +5,7 @@
 #include <sstream>
 
 #include "modules/common/params.h"
+#include "stimuli/driver/value_model.h"
 
 namespace warpreg {
 
@@ -14,57 +15,6 @@ namespace {
 constexpr uint64_t kInstructionBytes = 16;
 /// Share of sources that read RZ (SASS uses the zero register freely).
 constexpr double kZeroSourceFraction = 0.03;
-
-uint64_t splitmix64(uint64_t x) {
-  x += 0x9e3779b97f4a7c15ull;
-  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
-  x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
-  return x ^ (x >> 31);
-}
-
-/// xoshiro256** (Blackman and Vigna): a few cycles per 64 random bits.
-class Rng {
- public:
-  explicit Rng(uint64_t seed) {
-    for (uint64_t& word : state_) {
-      seed = splitmix64(seed);
-      word = seed;
-    }
-  }
-  uint64_t next() {
-    const uint64_t result = rotl(state_[1] * 5, 7) * 9;
-    const uint64_t t = state_[1] << 17;
-    state_[2] ^= state_[0];
-    state_[3] ^= state_[1];
-    state_[1] ^= state_[2];
-    state_[0] ^= state_[3];
-    state_[2] ^= t;
-    state_[3] = rotl(state_[3], 45);
-    return result;
-  }
-  uint32_t next32() { return static_cast<uint32_t>(next() >> 32); }
-  /// Uniform in [0, 1).
-  double uniform() { return static_cast<double>(next() >> 11) * 0x1.0p-53; }
-  bool chance(double probability) { return uniform() < probability; }
-  /// Uniform in [0, n).
-  uint32_t below(uint32_t n) { return static_cast<uint32_t>((uint64_t{next32()} * n) >> 32); }
-  /// Geometric on {1, 2, ...} with the given mean (>= 1).
-  uint32_t geometric(double mean) {
-    if (mean <= 1) return 1;
-    double draw = std::floor(std::log1p(-uniform()) / std::log1p(-1 / mean));
-    return 1 + static_cast<uint32_t>(std::min(draw, 1e9));
-  }
-
- private:
-  static uint64_t rotl(uint64_t x, int k) { return (x << k) | (x >> (64 - k)); }
-  uint64_t state_[4];
-};
-
-/// Independent random streams per (seed, cta, warp); the static program uses
-/// cta = warp = all ones, which no launch can name.
-uint64_t stream_seed(uint64_t seed, uint32_t cta, uint32_t warp) {
-  return splitmix64(splitmix64(splitmix64(seed) ^ cta) ^ (uint64_t{warp} << 32));
-}
 
 std::string number(double value) {
   std::ostringstream text;

@@ -59,7 +59,9 @@ class Workload {
 };
 
 /// Opens a workload by name: "synthetic" (the built-in generator, configured by
-/// the synth.* parameters) or a path to a warpreg text trace. Throws WorkloadError.
+/// the synth.* parameters), a shipped profile name or a profile .json, an nvdisasm
+/// FILE.dot[:FUNCTION], an Accel-Sim .traceg, or a warpreg text trace
+/// (docs/stimuli-driver.md). Throws WorkloadError naming the file.
 std::unique_ptr<Workload> open_workload(const std::string& name, const Params& params);
 
 /// Reference copy of every warp register, written at writeback; every operand the

@@ -1,0 +1,429 @@
+#include "stimuli/driver/kernel_workload.h"
+
+#include <algorithm>
+#include <bitset>
+#include <cmath>
+
+namespace warpreg {
+
+namespace {
+
+std::string_view opcode_base(const std::string& opcode) {
+  return std::string_view(opcode).substr(0, opcode.find('.'));
+}
+
+unsigned popcount(LaneMask mask) { return static_cast<unsigned>(std::bitset<32>(mask).count()); }
+
+}  // namespace
+
+KernelWorkload::KernelWorkload(Kernel kernel, KernelRunConfig config, std::string description)
+    : kernel_(std::move(kernel)), config_(std::move(config)), description_(std::move(description)) {
+  const std::string who = "kernel " + kernel_.name;
+  if (kernel_.blocks.empty() || kernel_.instruction_count() == 0)
+    throw WorkloadError(description_ + ": " + who + " has no instructions");
+  KernelShape& shape = config_.shape;
+  if (shape.name.empty()) shape.name = kernel_.name;
+  if (shape.ctas == 0 || shape.threads_per_cta == 0)
+    throw WorkloadError(description_ + ": a launch needs at least one CTA and one thread");
+  if (kernel_.regs_used() > shape.regs_per_thread)
+    throw WorkloadError(description_ + ": " + who + " names " +
+                        std::to_string(kernel_.regs_used()) + " registers but the launch gives " +
+                        std::to_string(shape.regs_per_thread) + " per thread");
+  if (config_.max_insts_per_warp == 0)
+    throw WorkloadError(description_ + ": the instruction cap must be at least 1 (the exit)");
+  config_.values.validate(description_);
+  analyse();
+}
+
+void KernelWorkload::analyse() {
+  Rng rng(stream_seed(config_.seed, ~0u, ~0u));
+  std::vector<LaneValueSpec> register_specs(kMaxArchRegisters);
+  for (LaneValueSpec& spec : register_specs) spec = config_.values.draw(rng);
+  bool found_exit = false;
+  uint64_t last_pc = 0;
+  blocks_.assign(kernel_.blocks.size(), BlockInfo{});
+  for (const BasicBlock& block : kernel_.blocks) {
+    BlockInfo& info = blocks_[block.id];
+    info.first_op = static_cast<uint32_t>(ops_.size());
+    for (const StaticInst& inst : block.insts) {
+      Op op;
+      op.proto.pc = inst.pc;
+      op.proto.cls = inst.cls;
+      op.proto.num_dst = static_cast<uint8_t>(std::min<size_t>(inst.dst.size(), kMaxDst));
+      op.proto.num_src = static_cast<uint8_t>(std::min<size_t>(inst.src.size(), kMaxSrc));
+      dropped_operands_ += inst.dst.size() - op.proto.num_dst;
+      dropped_operands_ += inst.src.size() - op.proto.num_src;
+      std::copy_n(inst.dst.begin(), op.proto.num_dst, op.proto.dst.begin());
+      std::copy_n(inst.src.begin(), op.proto.num_src, op.proto.src.begin());
+      op.guard = inst.guard_pred;
+      op.guard_negated = inst.guard_negated;
+      const std::string_view base = opcode_base(inst.opcode);
+      op.exits = base == "EXIT" || base == "RET";
+      for (uint8_t p : inst.pred_dst)
+        if (p < 8) op.pred_writes |= static_cast<uint8_t>(1u << p);
+      op.value_specs = static_cast<uint32_t>(value_specs_.size());
+      for (unsigned k = 0; k < op.proto.num_dst; ++k) {
+        const LaneValueSpec own = config_.values.draw(rng);
+        value_specs_.push_back(rng.chance(config_.register_values) ? register_specs[op.proto.dst[k]]
+                                                                   : own);
+      }
+      if (base == "EXIT" && !found_exit) {
+        exit_pc_ = inst.pc;
+        found_exit = true;
+      }
+      last_pc = std::max(last_pc, inst.pc);
+      ops_.push_back(op);
+    }
+    info.end_op = static_cast<uint32_t>(ops_.size());
+  }
+  if (!found_exit) exit_pc_ = last_pc + 8;
+
+  find_loops();
+  const std::vector<uint32_t> ipdom = compute_immediate_post_dominators(kernel_);
+  for (const BasicBlock& block : kernel_.blocks) {
+    BlockInfo& info = blocks_[block.id];
+    const StaticInst* last = block.insts.empty() ? nullptr : &block.insts.back();
+    const bool falls_through = last == nullptr || may_fall_through(*last);
+    size_t deciding_size = SIZE_MAX;
+    for (uint32_t to : block.succ) {
+      Edge edge;
+      edge.to = to;
+      for (uint32_t l = 0; l < loops_.size(); ++l) {
+        const Loop& loop = loops_[l];
+        if (!loop.body[block.id]) continue;
+        const bool back = to == loop.header;
+        if (back) edge.back_edge_of = static_cast<int32_t>(l);
+        if (!loop.body[to]) edge.leaves.push_back(l);
+        if (back || !loop.body[to]) {
+          const size_t size =
+              static_cast<size_t>(std::count(loop.body.begin(), loop.body.end(), true));
+          if (size < deciding_size) {
+            deciding_size = size;
+            info.deciding_loop = static_cast<int32_t>(l);
+          }
+        }
+      }
+      const int32_t index = static_cast<int32_t>(info.edges.size());
+      if (to == block.id + 1 && falls_through) info.fallthrough_edge = index;
+      info.edges.push_back(std::move(edge));
+    }
+    for (int32_t e = 0; e < static_cast<int32_t>(info.edges.size()); ++e)
+      if (e != info.fallthrough_edge) {
+        info.taken_edge = e;
+        break;
+      }
+    if (info.edges.size() < 2) info.deciding_loop = -1;
+    const uint32_t r = ipdom[block.id];
+    info.reconvergence = (r == kVirtualExit || r == kNoPostDominator) ? kNever : r;
+  }
+  for (Loop& loop : loops_) {
+    auto it = config_.trip_counts.find(loop.header);
+    loop.trip_count = it != config_.trip_counts.end() ? it->second : config_.default_trip_count;
+  }
+  back_edges_taken_.assign(loops_.size(), {});
+  trip_limit_.assign(loops_.size(), {});
+}
+
+void KernelWorkload::find_loops() {
+  // Retreating edges of a depth-first search from the entry are the back edges;
+  // each header's natural loop is what reaches a latch without passing the header.
+  const size_t n = kernel_.blocks.size();
+  enum class Mark : uint8_t { New, OnStack, Done };
+  std::vector<Mark> mark(n, Mark::New);
+  std::map<uint32_t, std::vector<uint32_t>> latches;  // header -> latches
+  std::vector<std::pair<uint32_t, size_t>> dfs;       // block, next successor
+  dfs.emplace_back(kernel_.entry, 0);
+  mark[kernel_.entry] = Mark::OnStack;
+  while (!dfs.empty()) {
+    auto& [block, next] = dfs.back();
+    const std::vector<uint32_t>& succ = kernel_.blocks[block].succ;
+    if (next == succ.size()) {
+      mark[block] = Mark::Done;
+      dfs.pop_back();
+      continue;
+    }
+    const uint32_t to = succ[next++];
+    if (mark[to] == Mark::OnStack) {
+      latches[to].push_back(block);
+    } else if (mark[to] == Mark::New) {
+      mark[to] = Mark::OnStack;
+      dfs.emplace_back(to, 0);
+    }
+  }
+  for (const auto& [header, from] : latches) {
+    Loop loop;
+    loop.header = header;
+    loop.body.assign(n, false);
+    loop.body[header] = true;
+    std::vector<uint32_t> work;
+    for (uint32_t latch : from)
+      if (!loop.body[latch]) {
+        loop.body[latch] = true;
+        work.push_back(latch);
+      }
+    while (!work.empty()) {
+      const uint32_t b = work.back();
+      work.pop_back();
+      for (uint32_t p : kernel_.blocks[b].pred)
+        if (!loop.body[p] && mark[p] != Mark::New) {
+          loop.body[p] = true;
+          work.push_back(p);
+        }
+    }
+    loops_.push_back(std::move(loop));
+  }
+}
+
+std::vector<uint32_t> KernelWorkload::loop_headers() const {
+  std::vector<uint32_t> headers;
+  for (const Loop& loop : loops_) headers.push_back(loop.header);
+  std::sort(headers.begin(), headers.end());
+  return headers;
+}
+
+LaneMask KernelWorkload::split_or_uniform(Rng& rng, LaneMask active) const {
+  if (popcount(active) >= 2 && rng.chance(config_.divergence)) {
+    for (int attempt = 0; attempt < 64; ++attempt) {
+      // A prefix of lanes (a bound on the thread index) or a data-dependent subset.
+      const LaneMask pick =
+          rng.chance(0.5) ? (LaneMask{1} << (1 + rng.below(kWarpSize - 1))) - 1 : rng.next32();
+      const LaneMask part = pick & active;
+      if (part != 0 && part != active) return part;
+    }
+    return active & (~active + 1);  // the lowest active lane alone
+  }
+  return rng.chance(config_.taken) ? active : 0;
+}
+
+LaneMask KernelWorkload::guard_lanes(Rng& rng, const Op& op, LaneMask active, bool exit_reader) {
+  const uint8_t bit = static_cast<uint8_t>(1u << op.guard);
+  if (!(predicate_known_ & bit)) {
+    // Predicates are drawn when first read, by what reads them: a guarded EXIT is
+    // a bounds check, anything else a data-dependent condition.
+    LaneMask guard_true;
+    if (exit_reader)
+      guard_true = rng.chance(config_.early_exit) ? kFullMask << rng.below(kWarpSize) : 0;
+    else
+      guard_true = split_or_uniform(rng, active);
+    predicate_[op.guard] = op.guard_negated ? ~guard_true : guard_true;
+    predicate_known_ |= bit;
+  }
+  return (op.guard_negated ? ~predicate_[op.guard] : predicate_[op.guard]) & active;
+}
+
+void KernelWorkload::choose_edges(Rng& rng, uint32_t block, LaneMask active) {
+  const BlockInfo& info = blocks_[block];
+  const size_t n = info.edges.size();
+  lanes_per_edge_.assign(n, 0);
+  if (n == 1) {
+    lanes_per_edge_[0] = active;
+    return;
+  }
+  const Op* last = info.end_op > info.first_op ? &ops_[info.end_op - 1] : nullptr;
+  const bool guarded_two_way = last != nullptr && last->guard >= 0 && n == 2 &&
+                               info.taken_edge >= 0 && info.fallthrough_edge >= 0;
+
+  // Sends `lanes` down the listed edges: by the guard when they are the branch's
+  // two ways, otherwise all one way or (diverging) each lane its own way.
+  auto distribute = [&](LaneMask lanes, const std::vector<int32_t>& edges) {
+    if (lanes == 0 || edges.empty()) return;
+    if (edges.size() == 1) {
+      lanes_per_edge_[edges[0]] |= lanes;
+      return;
+    }
+    if (guarded_two_way) {
+      const LaneMask taken = guard_lanes(rng, *last, lanes, false);
+      lanes_per_edge_[info.taken_edge] |= taken;
+      lanes_per_edge_[info.fallthrough_edge] |= lanes & ~taken;
+      return;
+    }
+    const uint32_t count = static_cast<uint32_t>(edges.size());
+    if (popcount(lanes) >= 2 && rng.chance(config_.divergence)) {
+      for (unsigned lane = 0; lane < kWarpSize; ++lane)
+        if (lanes & (1u << lane)) lanes_per_edge_[edges[rng.below(count)]] |= 1u << lane;
+    } else {
+      lanes_per_edge_[edges[rng.below(count)]] |= lanes;
+    }
+  };
+
+  std::vector<int32_t>& stay = stay_edges_;
+  std::vector<int32_t>& leave = leave_edges_;
+  stay.clear();
+  leave.clear();
+  if (info.deciding_loop < 0) {
+    for (int32_t e = 0; e < static_cast<int32_t>(n); ++e) stay.push_back(e);
+    distribute(active, stay);
+    return;
+  }
+  // Lanes repeat the loop until they have taken its back edge trip-count times.
+  const uint32_t l = static_cast<uint32_t>(info.deciding_loop);
+  const Loop& loop = loops_[l];
+  LaneMask staying = 0;
+  for (unsigned lane = 0; lane < kWarpSize; ++lane)
+    if ((active & (1u << lane)) && back_edges_taken_[l][lane] < trip_limit_[l][lane])
+      staying |= 1u << lane;
+  for (int32_t e = 0; e < static_cast<int32_t>(n); ++e)
+    (loop.body[info.edges[e].to] ? stay : leave).push_back(e);
+  if (stay.empty()) stay = leave;
+  if (leave.empty()) leave = stay;
+  distribute(staying, stay);
+  distribute(active & ~staying, leave);
+  if (last != nullptr && last->guard >= 0 && info.taken_edge >= 0) {
+    // Later readers of the guard see the outcome the trip count imposed.
+    const LaneMask taken = lanes_per_edge_[info.taken_edge];
+    const LaneMask value = last->guard_negated ? ~taken : taken;
+    predicate_[last->guard] = (predicate_[last->guard] & ~active) | (value & active);
+    predicate_known_ |= static_cast<uint8_t>(1u << last->guard);
+  }
+}
+
+uint32_t KernelWorkload::draw_trip(Rng& rng, uint32_t l) const {
+  const uint32_t trips = loops_[l].trip_count;
+  if (config_.trip_spread <= 0) return trips;  // draws nothing: streams stay as without spread
+  const auto spread = static_cast<uint32_t>(std::lround(trips * config_.trip_spread));
+  return trips + rng.below(spread + 1);
+}
+
+void KernelWorkload::emit(WarpStream& stream, Rng& rng, const Op& op, LaneMask active,
+                          InstClass cls) {
+  stream.insts.push_back(op.proto);
+  WarpInst& inst = stream.insts.back();
+  inst.active = active;
+  inst.cls = cls;
+  inst.value_index = static_cast<uint32_t>(stream.values.size());
+  for (unsigned k = 0; k < inst.num_dst; ++k) {
+    stream.values.emplace_back();
+    fill_lanes(rng, value_specs_[op.value_specs + k], first_thread_, stream.values.back());
+  }
+}
+
+void KernelWorkload::finish(WarpStream& stream, LaneMask last_mask) {
+  if (!stream.insts.empty() && stream.insts.back().cls == InstClass::Exit) return;
+  WarpInst exit;
+  exit.pc = exit_pc_;
+  exit.cls = InstClass::Exit;
+  exit.active = last_mask;
+  exit.value_index = static_cast<uint32_t>(stream.values.size());
+  stream.insts.push_back(exit);
+}
+
+const WarpStream& KernelWorkload::load_warp(uint32_t slot, uint32_t cta, uint32_t warp) {
+  const KernelShape& shape = config_.shape;
+  if (cta >= shape.ctas || warp >= shape.warps_per_cta())
+    throw WorkloadError(description_ + ": no warp " + std::to_string(cta) + " " +
+                        std::to_string(warp) + " in a kernel of " + std::to_string(shape.ctas) +
+                        " CTAs x " + std::to_string(shape.warps_per_cta()) + " warps");
+  if (slot >= slots_.size()) slots_.resize(size_t{slot} + 1);
+  if (!slots_[slot]) slots_[slot] = std::make_unique<WarpStream>();
+  WarpStream& stream = *slots_[slot];
+  stream.clear();
+
+  Rng rng(stream_seed(config_.seed, cta, warp));
+  const uint32_t threads = std::min(kWarpSize, shape.threads_per_cta - warp * kWarpSize);
+  const LaneMask warp_mask = threads >= kWarpSize ? kFullMask : (LaneMask{1} << threads) - 1;
+  for (auto& counts : back_edges_taken_) counts.fill(0);
+  for (uint32_t l = 0; l < loops_.size(); ++l)
+    for (uint32_t& limit : trip_limit_[l]) limit = draw_trip(rng, l);
+  predicate_.fill(0);
+  predicate_known_ = 0;
+  stack_.clear();
+  stack_.push_back({kernel_.entry, kNever, warp_mask});
+  first_thread_ = cta * shape.threads_per_cta + warp * kWarpSize;
+
+  LaneMask alive = warp_mask;
+  LaneMask last_mask = warp_mask;
+  const uint64_t cap = config_.max_insts_per_warp;
+  uint64_t block_visits = 0;
+  bool capped = false;
+  while (!stack_.empty()) {
+    StackEntry& top = stack_.back();
+    top.mask &= alive;
+    if (top.mask == 0 || top.block == top.reconvergence || top.block == kNever) {
+      stack_.pop_back();
+      continue;
+    }
+    // Also bounds loops of empty or fully predicated-off blocks.
+    if (++block_visits > cap) {
+      capped = true;
+      break;
+    }
+    const uint32_t block = top.block;
+    const BlockInfo& info = blocks_[block];
+    LaneMask lanes = top.mask;
+    for (uint32_t i = info.first_op; i < info.end_op && lanes != 0; ++i) {
+      if (stream.insts.size() + 1 >= cap) {
+        capped = true;
+        break;
+      }
+      const Op& op = ops_[i];
+      // A block's final branch issues in every lane; its guard picks the way.
+      const bool decides_way = i + 1 == info.end_op && info.edges.size() >= 2;
+      const LaneMask exec =
+          op.guard >= 0 && !decides_way ? guard_lanes(rng, op, lanes, op.exits) : lanes;
+      predicate_known_ &= static_cast<uint8_t>(~op.pred_writes);
+      if (exec == 0) continue;  // predicated off in every lane: not issued
+      if (op.exits) {
+        alive &= ~exec;
+        lanes &= ~exec;
+        emit(stream, rng, op, exec, alive == 0 ? InstClass::Exit : InstClass::Branch);
+      } else {
+        emit(stream, rng, op, exec, op.proto.cls);
+      }
+      last_mask = exec;
+    }
+    if (capped) break;
+    if (lanes == 0) continue;
+    if (info.edges.empty()) {
+      alive &= ~lanes;  // falls off the end (a subroutine's RET path, a block without successors)
+      continue;
+    }
+    choose_edges(rng, block, lanes);
+    uint32_t ways = 0;
+    int32_t only = -1;
+    for (uint32_t e = 0; e < info.edges.size(); ++e) {
+      const LaneMask moved = lanes_per_edge_[e];
+      if (moved == 0) continue;
+      ++ways;
+      only = static_cast<int32_t>(e);
+      const Edge& edge = info.edges[e];
+      for (unsigned lane = 0; lane < kWarpSize; ++lane) {
+        if (!(moved & (1u << lane))) continue;
+        if (edge.back_edge_of >= 0) ++back_edges_taken_[edge.back_edge_of][lane];
+        for (uint32_t l : edge.leaves) {
+          back_edges_taken_[l][lane] = 0;
+          trip_limit_[l][lane] = draw_trip(rng, l);
+        }
+      }
+    }
+    if (ways == 1) {
+      top.block = info.edges[only].to;
+      continue;
+    }
+    // Divergence: this entry waits at the reconvergence point; one entry per way,
+    // the fall-through way on top so that it runs first.
+    const uint32_t reconvergence = info.reconvergence;
+    top.block = reconvergence;
+    for (uint32_t e = 0; e < info.edges.size(); ++e)
+      if (lanes_per_edge_[e] != 0 && static_cast<int32_t>(e) != info.fallthrough_edge)
+        stack_.push_back({info.edges[e].to, reconvergence, lanes_per_edge_[e]});
+    if (info.fallthrough_edge >= 0 && lanes_per_edge_[info.fallthrough_edge] != 0)
+      stack_.push_back({info.edges[info.fallthrough_edge].to, reconvergence,
+                        lanes_per_edge_[info.fallthrough_edge]});
+  }
+  if (capped) {
+    ++capped_warps_;
+    if (alive != 0) last_mask = alive;
+  }
+  finish(stream, last_mask);
+  return stream;
+}
+
+std::string KernelWorkload::describe() const {
+  const KernelShape& shape = config_.shape;
+  return description_ + " seed " + std::to_string(config_.seed) + " (" +
+         std::to_string(shape.ctas) + " CTAs x " + std::to_string(shape.warps_per_cta()) +
+         " warps, " + std::to_string(kernel_.blocks.size()) + " blocks, " +
+         std::to_string(loops_.size()) + " loops)";
+}
+
+}  // namespace warpreg

@@ -1,0 +1,147 @@
+#pragma once
+// Executes a static kernel (stimuli/kernel/kernel_ir.h) warp by warp with a SIMT
+// stack: active masks, divergence at branches, reconvergence at the immediate
+// post-dominator, loops with trip counts, predicated instructions and EXIT.
+// Branch outcomes and register values come from a seeded model, so a warp's
+// stream depends only on (seed, cta, warp). Execution model: docs/stimuli-driver.md.
+#include <array>
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "stimuli/driver/value_model.h"
+#include "stimuli/driver/workload.h"
+#include "stimuli/kernel/kernel_ir.h"
+
+namespace warpreg {
+
+/// How a kernel is launched and how its data-dependent decisions fall.
+struct KernelRunConfig {
+  uint64_t seed = 1;
+  /// Launch shape; regs_per_thread must cover every register the kernel names.
+  KernelShape shape;
+  /// Times a lane takes a loop's back edge each time it enters the loop, for
+  /// loops not listed in trip_counts.
+  uint32_t default_trip_count = 4;
+  /// Back edges taken per entry, by loop header block id.
+  std::map<uint32_t, uint32_t> trip_counts;
+  /// Per-lane spread of trip counts: on each entry a lane takes the back edge
+  /// T + u times, u uniform in [0, round(T x trip_spread)], so lanes leave a loop
+  /// at different iterations (data-dependent loops such as a graph node's edges).
+  double trip_spread = 0;
+  /// Probability that a data-dependent branch (or predicate) splits the active
+  /// lanes rather than sending them all one way.
+  double divergence = 0.2;
+  /// Probability that a data-dependent branch that does not split is taken.
+  double taken = 0.5;
+  /// Probability that a guarded EXIT retires some lanes (a suffix of the warp,
+  /// as a bounds check on the thread index does).
+  double early_exit = 0.05;
+  /// Value model of every destination, drawn once per static destination.
+  ValueMix values;
+  /// Share of static destinations that take their register's model instead of
+  /// their own: compiled code keeps one variable in a register across several
+  /// writes (a loop counter, an address), so old and new lanes look alike.
+  double register_values = 0.65;
+  /// Dynamic instructions per warp at most, the final exit included (>= 1); a warp
+  /// that reaches it ends there with an exit.
+  uint64_t max_insts_per_warp = 100000;
+};
+
+class KernelWorkload : public Workload {
+ public:
+  /// Analyses the kernel (loops, post-dominators, operands). `description` is the
+  /// report line's subject ("kernel FILE:FUNCTION"). Throws WorkloadError naming
+  /// the kernel for an empty kernel or a shape that does not fit it.
+  KernelWorkload(Kernel kernel, KernelRunConfig config, std::string description);
+
+  const KernelShape& shape() const override { return config_.shape; }
+  /// Executes the warp into the slot's reusable buffer.
+  const WarpStream& load_warp(uint32_t slot, uint32_t cta, uint32_t warp) override;
+  std::string describe() const override;
+
+  const Kernel& kernel() const { return kernel_; }
+  const KernelRunConfig& config() const { return config_; }
+  /// Loop headers (block ids) found by the analysis, in increasing order.
+  std::vector<uint32_t> loop_headers() const;
+  /// Register operands the WarpInst format could not carry (beyond kMaxDst
+  /// destinations or kMaxSrc sources of one static instruction): dropped.
+  uint64_t dropped_operands() const { return dropped_operands_; }
+  /// Warps (of those loaded so far) whose stream the instruction cap cut short.
+  uint64_t capped_warps() const { return capped_warps_; }
+
+ private:
+  /// One static instruction, decoded once into what execution needs.
+  struct Op {
+    WarpInst proto;     ///< pc, class, operands; active and value_index set per execution
+    int8_t guard = -1;  ///< guard predicate, -1 none
+    bool guard_negated = false;
+    bool exits = false;        ///< EXIT or RET: the executing lanes retire
+    uint8_t pred_writes = 0;   ///< bit p: writes predicate P(p)
+    uint32_t value_specs = 0;  ///< index of dst[0]'s entry in value_specs_
+  };
+  /// Where each outgoing edge of a block leads, for the per-lane decision.
+  struct Edge {
+    uint32_t to = 0;
+    int32_t back_edge_of = -1;     ///< loop whose back edge this is, -1 if none
+    std::vector<uint32_t> leaves;  ///< loops the edge leaves (their counters reset)
+  };
+  struct BlockInfo {
+    uint32_t first_op = 0, end_op = 0;
+    std::vector<Edge> edges;
+    int32_t taken_edge = -1;        ///< the branch target's edge, -1 if unknown
+    int32_t fallthrough_edge = -1;  ///< the next block's edge, -1 if none
+    /// The innermost loop this block may leave or repeat, -1 if none: lanes stay
+    /// while their back-edge count is below the loop's trip count.
+    int32_t deciding_loop = -1;
+    uint32_t reconvergence = 0;  ///< ipdom, or kNever
+  };
+  struct Loop {
+    uint32_t header = 0;
+    uint32_t trip_count = 0;
+    std::vector<bool> body;  ///< by block id
+  };
+  struct StackEntry {
+    uint32_t block;
+    uint32_t reconvergence;
+    LaneMask mask;
+  };
+  static constexpr uint32_t kNever = 0xFFFFFFFFu;
+
+  void analyse();
+  void find_loops();
+  LaneMask split_or_uniform(Rng& rng, LaneMask active) const;
+  LaneMask guard_lanes(Rng& rng, const Op& op, LaneMask active, bool exit_reader);
+  /// Per-lane successor choice at the end of a block; fills lanes_per_edge_.
+  void choose_edges(Rng& rng, uint32_t block, LaneMask active);
+  void emit(WarpStream& stream, Rng& rng, const Op& op, LaneMask active, InstClass cls);
+  void finish(WarpStream& stream, LaneMask last_mask);
+  /// A lane's back-edge count for its next entry into loop `l`.
+  uint32_t draw_trip(Rng& rng, uint32_t l) const;
+
+  Kernel kernel_;
+  KernelRunConfig config_;
+  std::string description_;
+  std::vector<Op> ops_;
+  std::vector<BlockInfo> blocks_;
+  std::vector<Loop> loops_;
+  std::vector<LaneValueSpec> value_specs_;
+  uint64_t exit_pc_ = 0;
+  uint64_t dropped_operands_ = 0;
+  uint64_t capped_warps_ = 0;
+
+  // Execution state of the warp being generated, reused from warp to warp.
+  std::vector<StackEntry> stack_;
+  std::vector<std::array<uint32_t, kWarpSize>> back_edges_taken_;  ///< per loop, per lane
+  std::vector<std::array<uint32_t, kWarpSize>> trip_limit_;        ///< per loop, per lane
+  std::array<LaneMask, 8> predicate_{};
+  uint8_t predicate_known_ = 0;
+  uint32_t first_thread_ = 0;  ///< global thread index of lane 0
+  std::vector<LaneMask> lanes_per_edge_;
+  std::vector<int32_t> stay_edges_, leave_edges_;
+  std::vector<std::unique_ptr<WarpStream>> slots_;
+};
+
+}  // namespace warpreg

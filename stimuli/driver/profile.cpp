@@ -1,0 +1,511 @@
+#include "stimuli/driver/profile.h"
+
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <functional>
+#include <nlohmann/json.hpp>
+#include <set>
+#include <sstream>
+
+#include "modules/common/params.h"
+#include "stimuli/driver/kernel_workload.h"
+
+#ifndef WARPREG_SOURCE_DIR
+#define WARPREG_SOURCE_DIR "."
+#endif
+
+namespace warpreg {
+
+namespace {
+
+using nlohmann::json;
+
+/// 1-based line of byte `offset` in `text`.
+size_t line_at(const std::string& text, size_t offset) {
+  offset = std::min(offset, text.size());
+  return 1 + static_cast<size_t>(
+                 std::count(text.begin(), text.begin() + static_cast<long>(offset), '\n'));
+}
+
+/// The line where a dotted key ("kernel.divergence") is written: each part's
+/// quoted name searched after the previous one. nlohmann::json keeps no
+/// positions, so this finds the first such spelling, which is the key itself in
+/// any profile that does not repeat the name inside a string before it.
+size_t line_of_key(const std::string& text, const std::string& dotted) {
+  size_t at = 0;
+  size_t start = 0;
+  while (start <= dotted.size()) {
+    const size_t end = std::min(dotted.find('.', start), dotted.size());
+    const std::string quoted = "\"" + dotted.substr(start, end - start) + "\"";
+    const size_t found = text.find(quoted, at);
+    if (found == std::string::npos) break;
+    at = found;
+    start = end + 1;
+  }
+  return line_at(text, at);
+}
+
+class Reader {
+ public:
+  Reader(const std::string& text, const std::string& file) : text_(text), file_(file) {}
+
+  [[noreturn]] void fail(const std::string& key, const std::string& message) const {
+    throw WorkloadError(file_ + ":" + std::to_string(line_of_key(text_, key)) + ": " + key + ": " +
+                        message);
+  }
+
+  /// Rejects keys of `object` (at `prefix`) not in `allowed`.
+  void only(const json& object, const std::string& prefix,
+            std::initializer_list<const char*> allowed) const {
+    for (auto it = object.begin(); it != object.end(); ++it) {
+      const bool known = std::any_of(allowed.begin(), allowed.end(),
+                                     [&](const char* name) { return it.key() == name; });
+      if (!known) {
+        std::string list;
+        for (const char* name : allowed) list += std::string(list.empty() ? "" : ", ") + name;
+        fail(prefix + it.key(), "unknown key (expected one of: " + list + ")");
+      }
+    }
+  }
+
+  const json& object(const json& parent, const std::string& prefix, const char* name,
+                     bool required) {
+    static const json empty = json::object();
+    const std::string key = prefix + name;
+    if (!parent.contains(name)) {
+      if (required) fail(key, "missing");
+      return empty;
+    }
+    const json& value = parent.at(name);
+    if (!value.is_object()) fail(key, "must be an object");
+    return value;
+  }
+
+  void text(const json& parent, const std::string& prefix, const char* name, std::string& out,
+            bool required) {
+    const std::string key = prefix + name;
+    if (!parent.contains(name)) {
+      if (required) fail(key, "missing");
+      return;
+    }
+    if (!parent.at(name).is_string()) fail(key, "must be a string");
+    out = parent.at(name).get<std::string>();
+    if (required && out.empty()) fail(key, "must not be empty");
+  }
+
+  template <typename Int>
+  void integer(const json& parent, const std::string& prefix, const char* name, Int& out,
+               int64_t min, int64_t max, bool required) {
+    const std::string key = prefix + name;
+    if (!parent.contains(name)) {
+      if (required) fail(key, "missing");
+      return;
+    }
+    const json& value = parent.at(name);
+    if (!value.is_number_integer()) fail(key, "must be an integer");
+    const int64_t v = value.get<int64_t>();
+    if (v < min || v > max)
+      fail(key, std::to_string(v) + " is outside [" + std::to_string(min) + ", " +
+                    std::to_string(max) + "]");
+    out = static_cast<Int>(v);
+    present_.insert(key);
+  }
+
+  void real(const json& parent, const std::string& prefix, const char* name, double& out,
+            double min, double max) {
+    const std::string key = prefix + name;
+    if (!parent.contains(name)) return;
+    const json& value = parent.at(name);
+    if (!value.is_number()) fail(key, "must be a number");
+    const double v = value.get<double>();
+    if (!(v >= min && v <= max)) {
+      std::ostringstream range;
+      range << v << " is outside [" << min << ", " << max << "]";
+      fail(key, range.str());
+    }
+    out = v;
+    present_.insert(key);
+  }
+
+  void integers(const json& value, const std::string& key, std::vector<uint32_t>& out, int64_t min,
+                int64_t max) {
+    if (!value.is_array() || value.empty()) fail(key, "must be a non-empty array of integers");
+    out.clear();
+    for (const json& item : value) {
+      if (!item.is_number_integer()) fail(key, "must be a non-empty array of integers");
+      const int64_t v = item.get<int64_t>();
+      if (v < min || v > max)
+        fail(key, std::to_string(v) + " is outside [" + std::to_string(min) + ", " +
+                      std::to_string(max) + "]");
+      out.push_back(static_cast<uint32_t>(v));
+    }
+    present_.insert(key);
+  }
+
+  void mark(const std::string& key) { present_.insert(key); }
+  const std::set<std::string>& present() const { return present_; }
+
+ private:
+  const std::string& text_;
+  const std::string& file_;
+  std::set<std::string> present_;
+};
+
+}  // namespace
+
+Profile parse_profile(const std::string& text, const std::string& file) {
+  json root;
+  try {
+    root = json::parse(text);
+  } catch (const json::parse_error& e) {
+    // e.byte is 1-based and points just past where the parser stopped.
+    const size_t offset = e.byte == 0 ? 0 : e.byte - 1;
+    std::string what = e.what();
+    if (const size_t colon = what.find("syntax error"); colon != std::string::npos)
+      what = what.substr(colon);
+    throw WorkloadError(file + ":" + std::to_string(line_at(text, offset)) + ": " + what);
+  }
+  Reader r(text, file);
+  Profile p;
+  p.file = file;
+  if (!root.is_object()) throw WorkloadError(file + ":1: a profile must be a JSON object");
+  r.only(root, "",
+         {"name", "description", "source", "paper", "assumed", "launch", "kernel", "values"});
+  r.text(root, "", "name", p.name, true);
+  r.text(root, "", "description", p.description, false);
+  r.text(root, "", "source", p.source, true);
+
+  const json& launch = r.object(root, "", "launch", true);
+  r.only(launch, "launch.", {"ctas", "threads_per_cta", "concurrent_ctas", "shared_mem_per_cta"});
+  r.integer(launch, "launch.", "ctas", p.ctas, 1, 1 << 24, true);
+  r.integer(launch, "launch.", "threads_per_cta", p.threads_per_cta, 1, 1024, true);
+  r.integer(launch, "launch.", "concurrent_ctas", p.concurrent_ctas, 1, 32, false);
+  r.integer(launch, "launch.", "shared_mem_per_cta", p.shared_mem_per_cta, 0, 1 << 20, false);
+
+  const json& kernel = r.object(root, "", "kernel", true);
+  r.only(kernel, "kernel.",
+         {"regs_per_thread", "block_insts", "loops", "trip_spread", "if_regions", "divergence",
+          "memory_fraction", "store_share", "sfu_fraction", "barriers"});
+  r.integer(kernel, "kernel.", "regs_per_thread", p.regs_per_thread, 2, 63, true);
+  r.integer(kernel, "kernel.", "block_insts", p.block_insts, 1, 1000, false);
+  if (kernel.contains("loops")) {
+    const json& loops = kernel.at("loops");
+    if (!loops.is_array()) r.fail("kernel.loops", "must be an array of arrays of trip counts");
+    p.loops.clear();
+    for (const json& nest : loops) {
+      std::vector<uint32_t> trips;
+      r.integers(nest, "kernel.loops", trips, 1, 1000000);
+      if (trips.size() > 8) r.fail("kernel.loops", "a loop nest may be at most 8 deep");
+      p.loops.push_back(trips);
+    }
+    r.mark("kernel.loops");
+  }
+  r.real(kernel, "kernel.", "trip_spread", p.trip_spread, 0, 100);
+  r.integer(kernel, "kernel.", "if_regions", p.if_regions, 0, 1000, false);
+  r.real(kernel, "kernel.", "divergence", p.divergence, 0, 1);
+  r.real(kernel, "kernel.", "memory_fraction", p.memory_fraction, 0, 1);
+  r.real(kernel, "kernel.", "store_share", p.store_share, 0, 1);
+  r.real(kernel, "kernel.", "sfu_fraction", p.sfu_fraction, 0, 1);
+  r.integer(kernel, "kernel.", "barriers", p.barriers, 0, 1000, false);
+  if (p.memory_fraction + p.sfu_fraction > 1)
+    r.fail("kernel.sfu_fraction", "memory_fraction + sfu_fraction exceeds 1 (the rest is ALU)");
+
+  const json& values = r.object(root, "", "values", false);
+  r.only(values, "values.",
+         {"uniform", "affine", "narrow", "random", "affine_strides", "narrow_range"});
+  r.real(values, "values.", "uniform", p.values.uniform, 0, 1);
+  r.real(values, "values.", "affine", p.values.affine, 0, 1);
+  r.real(values, "values.", "narrow", p.values.narrow, 0, 1);
+  r.real(values, "values.", "random", p.values.random, 0, 1);
+  if (values.contains("affine_strides"))
+    r.integers(values.at("affine_strides"), "values.affine_strides", p.values.affine_strides, 0,
+               0xffffffffll);
+  r.integer(values, "values.", "narrow_range", p.values.narrow_range, 1, 0xffffffffll, false);
+  try {
+    p.values.validate("values");
+  } catch (const WorkloadError& e) {
+    r.fail("values", std::string(e.what()).substr(std::string("values: ").size()));
+  }
+
+  // Every field given must say whether it is the paper's or an assumption.
+  auto names = [&](const char* key, std::vector<std::string>& out) {
+    if (!root.contains(key)) r.fail(key, "missing (list the dotted fields it covers)");
+    const json& list = root.at(key);
+    if (!list.is_array()) r.fail(key, "must be an array of dotted field names");
+    for (const json& item : list) {
+      if (!item.is_string()) r.fail(key, "must be an array of dotted field names");
+      const std::string field = item.get<std::string>();
+      if (!r.present().count(field)) r.fail(key, "'" + field + "' is not a field of this profile");
+      out.push_back(field);
+    }
+  };
+  names("paper", p.paper_fields);
+  names("assumed", p.assumed_fields);
+  for (const std::string& field : r.present()) {
+    const int listed =
+        static_cast<int>(std::count(p.paper_fields.begin(), p.paper_fields.end(), field) +
+                         std::count(p.assumed_fields.begin(), p.assumed_fields.end(), field));
+    if (listed != 1)
+      r.fail(field, listed == 0 ? "neither in \"paper\" nor in \"assumed\""
+                                : "listed more than once in \"paper\" and \"assumed\"");
+  }
+  return p;
+}
+
+Profile read_profile(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) throw WorkloadError("cannot open profile " + path);
+  std::stringstream buffer;
+  buffer << in.rdbuf();
+  return parse_profile(buffer.str(), path);
+}
+
+std::string shipped_profile_dir() { return std::string(WARPREG_SOURCE_DIR) + "/stimuli/profiles"; }
+
+std::string shipped_profile_path(const std::string& name) {
+  return shipped_profile_dir() + "/" + name + ".json";
+}
+
+std::vector<std::string> shipped_profiles() {
+  std::vector<std::string> names;
+  const std::filesystem::path dir = shipped_profile_dir();
+  std::error_code ec;
+  for (const auto& entry : std::filesystem::directory_iterator(dir, ec))
+    if (entry.path().extension() == ".json") names.push_back(entry.path().stem().string());
+  std::sort(names.begin(), names.end());
+  return names;
+}
+
+namespace {
+
+/// Builds the SASS of a generated kernel block by block.
+class KernelGenerator {
+ public:
+  KernelGenerator(const Profile& p, uint64_t seed, double trip_scale)
+      : p_(p), rng_(stream_seed(seed ^ 0x70726f66696c65ull, ~0u, ~0u)), trip_scale_(trip_scale) {}
+
+  Kernel build(std::map<uint32_t, uint32_t>& trip_counts) {
+    // Barriers go where all warps of a CTA pass equally often: converged
+    // top-level code and the outermost loop headers.
+    const size_t top_places = 1 + p_.loops.size() * 2;
+    barrier_at_.assign(top_places, 0);
+    for (uint32_t b = 0; b < p_.barriers; ++b) ++barrier_at_[b % top_places];
+    // If-regions go into the innermost loop bodies, or top-level code without loops.
+    ifs_per_nest_.assign(std::max<size_t>(p_.loops.size(), 1), 0);
+    for (uint32_t i = 0; i < p_.if_regions; ++i) ++ifs_per_nest_[i % ifs_per_nest_.size()];
+
+    // Code is always appended to the last block; a region opens new blocks after it.
+    new_block();
+    add("S2R R0, SR_TID.X");
+    for (uint32_t r = 1; r < p_.regs_per_thread; ++r) {
+      std::ostringstream line;
+      line << "MOV R" << r << ", c[0x0][0x" << std::hex << (0x20 + 4 * r) << "]";
+      add(line.str());
+      written(static_cast<uint16_t>(r));
+    }
+    size_t place = 0;
+    chunk(p_.block_insts);
+    barriers(place++);
+    if (p_.loops.empty()) {
+      for (uint32_t i = 0; i < ifs_per_nest_[0]; ++i) {
+        if_region();
+        chunk(p_.block_insts);
+      }
+    }
+    for (size_t n = 0; n < p_.loops.size(); ++n) {
+      nest_ = n;
+      loop(p_.loops[n], 0, place++, trip_counts);
+      chunk(p_.block_insts);
+      barriers(place++);
+    }
+    add("EXIT");
+    return assemble();
+  }
+
+ private:
+  struct Block {
+    std::vector<std::string> lines;
+  };
+
+  uint32_t new_block() {
+    blocks_.emplace_back();
+    return static_cast<uint32_t>(blocks_.size() - 1);
+  }
+  uint32_t current() const { return static_cast<uint32_t>(blocks_.size() - 1); }
+  void add(const std::string& line) { blocks_.back().lines.push_back(line); }
+  void edge(uint32_t from, uint32_t to) { edges_.emplace_back(from, to); }
+  static std::string label(uint32_t block) { return ".L_" + std::to_string(block); }
+
+  void written(uint16_t reg) {
+    recent_[recent_next_] = reg;
+    recent_next_ = (recent_next_ + 1) % recent_.size();
+  }
+  std::string reg(uint32_t r) const { return "R" + std::to_string(r); }
+  uint32_t dst() {
+    const uint32_t r = 1 + rng_.below(p_.regs_per_thread - 1);  // R0 keeps the thread index
+    written(static_cast<uint16_t>(r));
+    return r;
+  }
+  uint32_t src() {
+    // Mostly a recently written register, as dependent code reads them.
+    if (rng_.chance(0.7)) return recent_[rng_.below(static_cast<uint32_t>(recent_.size()))];
+    return rng_.below(p_.regs_per_thread);
+  }
+
+  void barriers(size_t place) {
+    for (uint32_t i = 0; place < barrier_at_.size() && i < barrier_at_[place]; ++i)
+      add("BAR.SYNC 0x0");
+  }
+
+  void chunk(uint32_t count) {
+    for (uint32_t i = 0; i < count; ++i) {
+      const double draw = rng_.uniform();
+      // Sources first: a destination may reuse a source register, never precede it.
+      if (draw < p_.memory_fraction * p_.store_share) {
+        const uint32_t a = src(), d = src();
+        add("ST [" + reg(a) + "+0x4], " + reg(d));
+      } else if (draw < p_.memory_fraction) {
+        const uint32_t a = src();
+        add("LD " + reg(dst()) + ", [" + reg(a) + "+0x4]");
+      } else if (draw < p_.memory_fraction + p_.sfu_fraction) {
+        const uint32_t a = src();
+        add("MUFU.RCP " + reg(dst()) + ", " + reg(a));
+      } else {
+        const uint32_t a = src(), b = src(), c = src();
+        switch (rng_.below(3)) {
+          case 0:
+            add("IADD " + reg(dst()) + ", " + reg(a) + ", " + reg(b));
+            break;
+          case 1:
+            add("IMAD " + reg(dst()) + ", " + reg(a) + ", " + reg(b) + ", " + reg(c));
+            break;
+          default:
+            add("FFMA " + reg(dst()) + ", " + reg(a) + ", " + reg(b) + ", " + reg(c));
+            break;
+        }
+      }
+    }
+  }
+
+  /// cur -> {then, else} -> join; returns join.
+  uint32_t if_region() {
+    const uint32_t head = current();
+    add("ISETP.GT.AND P0, PT, " + reg(src()) + ", " + reg(src()) + ", PT");
+    const uint32_t then_block = head + 1;
+    const size_t branch_line = blocks_[head].lines.size();
+    add("");  // the branch, once the else block's label is known
+    new_block();
+    chunk(p_.block_insts);
+    const uint32_t then_end = current();
+    const size_t jump_line = blocks_[then_end].lines.size();
+    add("");
+    const uint32_t else_block = new_block();
+    chunk(p_.block_insts);
+    const uint32_t else_end = current();
+    const uint32_t join = new_block();
+    blocks_[head].lines[branch_line] = "@P0 BRA `(" + label(else_block) + ")";
+    blocks_[then_end].lines[jump_line] = "BRA `(" + label(join) + ")";
+    edge(head, then_block);
+    edge(head, else_block);
+    edge(then_end, join);
+    edge(else_end, join);
+    return join;
+  }
+
+  /// A loop nest entered from the current block; returns the block after it.
+  uint32_t loop(const std::vector<uint32_t>& trips, size_t depth, size_t place,
+                std::map<uint32_t, uint32_t>& trip_counts) {
+    const uint32_t pre = current();
+    const uint32_t header = new_block();
+    edge(pre, header);
+    const uint32_t iterations =
+        std::max<uint32_t>(1, static_cast<uint32_t>(std::lround(trips[depth] * trip_scale_)));
+    trip_counts[header] = iterations - 1;  // a bottom-tested loop: back edges = iterations - 1
+    if (depth == 0) barriers(place);
+    chunk(p_.block_insts);
+    if (depth + 1 < trips.size()) {
+      loop(trips, depth + 1, place, trip_counts);
+      chunk(p_.block_insts);
+    } else {
+      for (uint32_t i = 0; i < ifs_per_nest_[nest_]; ++i) {
+        if_region();
+        chunk(std::max<uint32_t>(1, p_.block_insts / 2));
+      }
+    }
+    const uint32_t latch = current();
+    add("ISETP.LT.AND P1, PT, " + reg(src()) + ", " + reg(src()) + ", PT");
+    add("@P1 BRA `(" + label(header) + ")");
+    edge(latch, header);
+    const uint32_t after = new_block();
+    edge(latch, after);
+    return after;
+  }
+
+  Kernel assemble() const {
+    Kernel k;
+    k.name = p_.name;
+    uint64_t pc = 0;
+    for (uint32_t i = 0; i < blocks_.size(); ++i) {
+      BasicBlock b;
+      b.id = i;
+      b.name = label(i);
+      for (const std::string& line : blocks_[i].lines) {
+        b.insts.push_back(parse_sass(line, pc));
+        pc += 8;
+      }
+      k.blocks.push_back(std::move(b));
+    }
+    for (const auto& [from, to] : edges_) k.add_edge(from, to);
+    return k;
+  }
+
+  const Profile& p_;
+  Rng rng_;
+  double trip_scale_;
+  std::vector<Block> blocks_;
+  std::vector<std::pair<uint32_t, uint32_t>> edges_;
+  std::array<uint16_t, 6> recent_{};
+  size_t recent_next_ = 0;
+  std::vector<uint32_t> barrier_at_;
+  std::vector<uint32_t> ifs_per_nest_;
+  size_t nest_ = 0;
+};
+
+}  // namespace
+
+Kernel generate_profile_kernel(const Profile& profile, uint64_t seed,
+                               std::map<uint32_t, uint32_t>& trip_counts, double trip_scale) {
+  return KernelGenerator(profile, seed, trip_scale).build(trip_counts);
+}
+
+std::unique_ptr<Workload> make_profile_workload(const Profile& profile, const Params& params) {
+  KernelRunConfig config;
+  config.seed = static_cast<uint64_t>(params.integer("sim.seed"));
+  const int64_t ctas = params.integer("profile.ctas");
+  config.shape.name = profile.name;
+  config.shape.ctas = ctas > 0 ? static_cast<uint32_t>(ctas) : profile.ctas;
+  config.shape.threads_per_cta = profile.threads_per_cta;
+  config.shape.regs_per_thread = profile.regs_per_thread;
+  if (profile.shared_mem_per_cta >= 0) {
+    config.shape.shared_mem_per_cta = static_cast<uint32_t>(profile.shared_mem_per_cta);
+  } else if (profile.concurrent_ctas > 0) {
+    // The paper's concurrent CTAs per SM, enforced through shared memory: each CTA
+    // asks for an equal share of the SM's, so no more than that many fit.
+    const int64_t sm_shared = params.integer("sm.shared_mem_bytes");
+    config.shape.shared_mem_per_cta =
+        static_cast<uint32_t>(sm_shared / profile.concurrent_ctas / 128 * 128);
+  }
+  config.divergence = profile.divergence;
+  config.trip_spread = profile.trip_spread;
+  config.values = profile.values;
+  config.max_insts_per_warp = static_cast<uint64_t>(params.integer("kernel.max_insts_per_warp"));
+  Kernel kernel = generate_profile_kernel(profile, config.seed, config.trip_counts,
+                                          params.real("profile.trip_scale"));
+  config.default_trip_count = 0;
+  return std::make_unique<KernelWorkload>(std::move(kernel), std::move(config),
+                                          "profile " + profile.file);
+}
+
+}  // namespace warpreg
