@@ -38,6 +38,9 @@ struct Command {
   const char* summary;   ///< one line for `warpreg --help`
   po::options_description (*options)();
   int (*run)(const po::variables_map& vm);
+  /// The option that the command's one free word fills ("sweep SPEC" = "sweep --spec SPEC");
+  /// nullptr when the command takes no free word.
+  const char* positional = nullptr;
 };
 
 /// Every subcommand, in the order `warpreg --help` lists them.

@@ -10,6 +10,7 @@
 #include <sstream>
 
 #include "apps/cli.h"
+#include "apps/sweep_commands.h"
 #include "platforms/sm/platform.h"
 #include "stimuli/driver/workload.h"
 
@@ -301,6 +302,16 @@ const std::vector<Command>& commands() {
       {"bench", "[--json] [--calls N] [--set KEY=VALUE]...",
        "Measure simulation speed on baseline/synthetic against an empty TLM b_transport.",
        bench_options, bench_command},
+      {"sweep", "SPEC.json --out DIR [--jobs N] [--quick] [--dry-run] [--slurm [--slurm-*]]",
+       "Expand a sweep spec into a manifest of runs; run it with GNU parallel or write a Slurm "
+       "array.",
+       sweep_options, sweep_command, "spec"},
+      {"collect", "DIR [--baseline AXIS=VALUE]...",
+       "Merge a sweep folder's stats.json files into DIR/results.csv with normalised columns.",
+       collect_options, collect_command, "dir"},
+      {"experiment", "[NAME] [--quick] [--out DIR] [--jobs N] [--no-plots]",
+       "Run a shipped experiment (experiments/NAME.json) end to end and draw its figures.",
+       experiment_options, experiment_command, "name"},
   };
   return table;
 }

@@ -39,7 +39,7 @@ void print_help(std::ostream& os) {
      << "Models of energy-efficient GPU register files on a SystemC/TLM-2.0 SM platform.\n\n"
      << "Commands:\n";
   for (const Command& c : commands()) {
-    os << "  " << c.name << std::string(10 - std::string(c.name).size(), ' ') << c.summary << '\n';
+    os << "  " << c.name << std::string(12 - std::string(c.name).size(), ' ') << c.summary << '\n';
   }
   os << "\nOptions:\n"
      << "  -h [ --help ]         Show this help and exit.\n"
@@ -88,6 +88,7 @@ int dispatch(int argc, char* argv[], std::string& command) {
   po::options_description desc = command_options(*cmd);
   desc.add_options()("stray-argument", po::value<std::vector<std::string>>());
   po::positional_options_description stray;
+  if (cmd->positional) stray.add(cmd->positional, 1);
   stray.add("stray-argument", -1);
   po::variables_map vm;
   po::store(po::command_line_parser(args).options(desc).positional(stray).run(), vm);
