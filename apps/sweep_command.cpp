@@ -51,7 +51,8 @@ int run_sweep_folder(const std::string& dir, int jobs) {
   for (size_t i = 0; i < total; ++i) {
     if (!point_finished(dir, manifest.rows[i])) pending.push_back(i + 1);
   }
-  if (jobs <= 0) jobs = default_jobs();
+  if (jobs < 0) throw UsageError("--jobs must be 0 (one per core) or more");
+  if (jobs == 0) jobs = default_jobs();
   std::cerr << "warpreg sweep: " << total << " points, " << total - pending.size()
             << " finished earlier, " << pending.size() << " to run with " << jobs << " job"
             << (jobs == 1 ? "" : "s") << '\n';

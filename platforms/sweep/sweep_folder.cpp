@@ -236,6 +236,7 @@ std::string slurm_script(const std::string& name, size_t points, const SlurmOpti
   if (!options.partition.empty()) s << "#SBATCH --partition=" << options.partition << "\n";
   for (const auto& e : options.extra) s << "#SBATCH " << e << "\n";
   s << "set -u\n"
+    << "export WARPREG_SWEEP_VERBOSE=1  # one line per finished point in the output file\n"
     << "points=" << points << "\n"
     << "chunk=" << chunk << "\n"
     << "first=$((SLURM_ARRAY_TASK_ID * chunk + 1))\n"

@@ -20,8 +20,8 @@ namespace {
 const std::vector<std::string> kTopFields = {
     "name",  "description", "source",    "presets", "workloads", "set",  "fixed",
     "seeds", "baseline",    "normalise", "metrics", "plots",     "quick"};
-const std::vector<std::string> kPlotFields = {"name",  "kind",   "x",      "y",     "series",
-                                              "title", "xlabel", "ylabel", "paper", "xscale"};
+const std::vector<std::string> kPlotFields = {
+    "name", "kind", "x", "y", "series", "title", "xlabel", "ylabel", "paper", "xscale", "labels"};
 
 std::string join(const std::vector<std::string>& items, const std::string& sep) {
   std::string out;
