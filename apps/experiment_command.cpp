@@ -91,8 +91,8 @@ int experiment_command(const po::variables_map& vm) {
                               shell_quote(figures.string());
   const int rc = std::system(command.c_str());
   if (rc == -1 || !WIFEXITED(rc) || WEXITSTATUS(rc) != 0) {
-    print_error("plotting failed (" + command +
-                "); it needs Debian's python3-matplotlib (or WARPREG_PYTHON naming a Python "
+    print_error("plotting failed: " + command +
+                " (figures need Debian's python3-matplotlib, or WARPREG_PYTHON naming a Python "
                 "with matplotlib)");
     return kExitFailed;
   }

@@ -7,6 +7,7 @@ Each entry of the spec's "plots" list is one figure (docs/sweeps.md):
 
     {"name": "energy", "kind": "bar" | "line", "x": COLUMN, "y": COLUMN or [COLUMNS],
      "series": COLUMN, "title": ..., "xlabel": ..., "ylabel": ..., "xscale": "linear" | "log",
+     "labels": {"norm.cycles": "cycles", "synth.divergence=0.1": "10 % divergent"},
      "paper": {"label": "seed 001 Fig. 9", "values": [{"x": X, "y": Y, "series": S}, ...]}}
 
 Rows that share x and series (for example several seeds) are averaged; the spread is
@@ -74,7 +75,8 @@ def mean_spread(values):
     mean = sum(values) / len(values)
     if len(values) < 2:
         return mean, None
-    return mean, (min(values), max(values))
+    # Rounding can put the mean of equal values a hair outside their range.
+    return mean, (min(min(values), mean), max(max(values), mean))
 
 
 def same(a, b):
@@ -103,7 +105,8 @@ def series_of(plot, rows):
                 parts.append(y)
             if v is not None:
                 parts.append(f"{series}={v}")
-            groups.append((", ".join(parts) or "ours", y, v))
+            label = ", ".join(parts) or "ours"
+            groups.append((plot.get("labels", {}).get(label, label), y, v))
     return groups
 
 
@@ -211,7 +214,7 @@ def draw(plot, rows, out_dir):
     if plot.get("title"):
         ax.set_title(plot["title"])
     ax.set_axisbelow(True)
-    ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.22), ncol=2)
+    ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0))
     written = []
     for ext in ("png", "svg"):
         path = os.path.join(out_dir, f"{plot['name']}.{ext}")
