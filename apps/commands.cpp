@@ -303,8 +303,7 @@ const std::vector<Command>& commands() {
        "Measure simulation speed on baseline/synthetic against an empty TLM b_transport.",
        bench_options, bench_command},
       {"sweep", "SPEC.json --out DIR [--jobs N] [--quick] [--dry-run] [--slurm [--slurm-*]]",
-       "Expand a sweep spec into a manifest of runs; run it with GNU parallel or write a Slurm "
-       "array.",
+       "Expand a sweep spec into runs; run them with GNU parallel or write a Slurm job array.",
        sweep_options, sweep_command, "spec"},
       {"collect", "DIR [--baseline AXIS=VALUE]...",
        "Merge a sweep folder's stats.json files into DIR/results.csv with normalised columns.",

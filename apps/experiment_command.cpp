@@ -6,6 +6,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <iostream>
+#include <sstream>
 
 #include "apps/sweep_commands.h"
 #include "platforms/sweep/sweep_folder.h"
@@ -61,7 +62,18 @@ int experiment_command(const po::variables_map& vm) {
     std::cout << "Experiments in " << experiments_dir() << ":\n";
     for (const auto& name : experiment_names()) {
       const Spec spec = load_spec((fs::path(experiments_dir()) / (name + ".json")).string());
-      std::cout << "  " << name << "\n      " << spec.description << '\n';
+      std::cout << "  " << name << '\n';
+      // The description wrapped at 100 columns, indented under the name.
+      std::istringstream words(spec.description);
+      std::string word, line;
+      while (words >> word) {
+        if (!line.empty() && 6 + line.size() + 1 + word.size() > 100) {
+          std::cout << "      " << line << '\n';
+          line.clear();
+        }
+        line += (line.empty() ? "" : " ") + word;
+      }
+      if (!line.empty()) std::cout << "      " << line << '\n';
     }
     return kExitOk;
   }
