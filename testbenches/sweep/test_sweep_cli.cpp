@@ -195,3 +195,34 @@ TEST_CASE("experiment cli: the quick rf-shrink experiment draws its figures", "[
   CHECK(contains(list.out, "rf-shrink"));
   CHECK(contains(list.out, "baselines"));
 }
+
+TEST_CASE("plot script: bar charts draw the paper's values beside ours", "[sweep][cli]") {
+  Scratch s;
+  write(
+      s / "results.csv",
+      "point,preset,seed,status,norm.energy_pj.total\n"
+      "p1,baseline,1,ok,1\np2,baseline,2,ok,1\np3,wc-baseline,1,ok,0.7\np4,wc-baseline,2,ok,0.8\n");
+  write(s / "sweep.json", R"({"plots": [{"name": "energy", "kind": "bar", "x": "preset",
+      "y": "norm.energy_pj.total", "paper": {"label": "seed 001 Fig 9", "values": [
+      {"x": "wc-baseline", "y": 0.75}]}}, {"name": "missing", "kind": "line", "x": "seed",
+      "y": "no.such.column"}]})");
+  const std::string python = fs::exists("/usr/bin/python3") ? "/usr/bin/python3" : "python3";
+  const std::string script = std::string(WARPREG_SOURCE_DIR) + "/scripts/plot_results.py";
+  const std::string args = "'" + (s / "results.csv").string() + "' --spec '" +
+                           (s / "sweep.json").string() + "' --out '" + (s / "fig").string() + "'";
+  const auto run = [&](const std::string& extra) {
+    const std::string command =
+        python + " '" + script + "' " + args + extra + " >'" + (s / "log").string() + "' 2>&1";
+    const int rc = std::system(command.c_str());
+    return (rc != -1 && WIFEXITED(rc)) ? WEXITSTATUS(rc) : -1;
+  };
+  CHECK(run(" --plot energy") == 0);
+  INFO(slurp(s / "log"));
+  CHECK(nonempty(s / "fig/energy.png"));
+  const std::string svg = slurp(s / "fig/energy.svg");
+  CHECK(contains(svg, "<svg"));
+  CHECK(contains(svg, "seed 001 Fig 9"));  // the legend entry of the paper's bars
+  // A figure naming a column results.csv lacks fails with the column's name.
+  CHECK(run(" --plot missing") != 0);
+  CHECK(contains(slurp(s / "log"), "no column 'no.such.column'"));
+}
