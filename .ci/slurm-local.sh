@@ -59,7 +59,7 @@ started=()
 stop_daemons() {
   if [ "${KEEP_SLURM:-0}" = 1 ]; then return; fi
   for pidfile in "${started[@]}"; do
-    [ -f "$pidfile" ] && kill "$(cat "$pidfile")" 2>/dev/null || true
+    if [ -f "$pidfile" ]; then kill "$(cat "$pidfile")" 2>/dev/null || true; fi
   done
 }
 trap stop_daemons EXIT
@@ -94,7 +94,7 @@ echo "== job array finished after ${SECONDS}s"
 ls "$out/slurm"
 
 points="$(($(wc -l <"$out/manifest.tsv") - 1))"
-done_points="$(find "$out/points" -name done | wc -l)"
+done_points="$(find "$out/points" -name 'done' | wc -l)"
 "$warpreg" collect "$out"
 rows="$(($(wc -l <"$out/results.csv") - 1))"
 echo "slurm-local: $done_points of $points points finished; results.csv has $rows rows"

@@ -21,7 +21,7 @@ constexpr const char* kRunPointScript = R"SH(#!/usr/bin/env bash
 # Runs row N of manifest.tsv (1 = the first point) unless that point has finished.
 # Written by 'warpreg sweep'; GNU parallel and the Slurm array both call it.
 set -u
-cd "$(dirname "$0")"
+cd "$(dirname "$0")" || exit 2
 row="$1"
 line="$(awk -v r="$((row + 1))" 'NR == r' manifest.tsv)"
 if [ -z "$line" ]; then
