@@ -84,8 +84,8 @@ int run_sweep_folder(const std::string& dir, int jobs) {
   }
   const size_t with_stats = collect_results(dir);
   std::cerr << "warpreg sweep: " << total - failed.size() << " of " << total << " points finished; "
-            << with_stats << " rows with statistics in " << (fs::path(dir) / "results.csv").string()
-            << '\n';
+            << with_stats << (with_stats == 1 ? " row" : " rows") << " with statistics in "
+            << (fs::path(dir) / "results.csv").string() << '\n';
   if (failed.empty()) return kExitOk;
   std::cerr << "warpreg sweep: " << failed.size() << " point" << (failed.size() == 1 ? "" : "s")
             << " failed (re-running the sweep retries only these):\n";
