@@ -10,6 +10,7 @@
 #include <sstream>
 
 #include "apps/cli.h"
+#include "apps/sweep_commands.h"
 #include "platforms/sm/platform.h"
 #include "stimuli/driver/workload.h"
 
@@ -312,6 +313,15 @@ const std::vector<Command>& commands() {
       {"trace", "(--profile P | --workload W) --out FILE [--preset P] [--set KEY=VALUE]...",
        "Write a workload's dynamic warp instructions as a trace; print its value-similarity bins.",
        trace_options, trace_command},
+      {"sweep", "SPEC.json --out DIR [--jobs N] [--quick] [--dry-run] [--slurm [--slurm-*]]",
+       "Expand a sweep spec into runs; run them with GNU parallel or write a Slurm job array.",
+       sweep_options, sweep_command, "spec"},
+      {"collect", "DIR [--baseline AXIS=VALUE]...",
+       "Merge a sweep folder's stats.json files into DIR/results.csv with normalised columns.",
+       collect_options, collect_command, "dir"},
+      {"experiment", "[NAME] [--quick] [--out DIR] [--jobs N] [--no-plots]",
+       "Run a shipped experiment (experiments/NAME.json) end to end and draw its figures.",
+       experiment_options, experiment_command, "name"},
   };
   return table;
 }

@@ -39,7 +39,7 @@ void print_help(std::ostream& os) {
      << "Models of energy-efficient GPU register files on a SystemC/TLM-2.0 SM platform.\n\n"
      << "Commands:\n";
   for (const Command& c : commands()) {
-    os << "  " << c.name << std::string(10 - std::string(c.name).size(), ' ') << c.summary << '\n';
+    os << "  " << c.name << std::string(12 - std::string(c.name).size(), ' ') << c.summary << '\n';
   }
   os << "\nOptions:\n"
      << "  -h [ --help ]         Show this help and exit.\n"

@@ -1,0 +1,115 @@
+// `warpreg experiment`: runs a sweep spec shipped in experiments/ end to end (sweep,
+// collect) and draws its figures with scripts/plot_results.py.
+#include <sys/wait.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <filesystem>
+#include <iostream>
+#include <sstream>
+
+#include "apps/sweep_commands.h"
+#include "platforms/sweep/sweep_folder.h"
+
+namespace warpreg::cli {
+
+namespace fs = std::filesystem;
+using namespace warpreg::sweep;
+
+namespace {
+
+std::string experiments_dir() {
+  const char* env = std::getenv("WARPREG_EXPERIMENTS");
+  return env && *env ? env : WARPREG_SOURCE_DIR "/experiments";
+}
+
+std::vector<std::string> experiment_names() {
+  std::vector<std::string> names;
+  std::error_code ec;
+  for (const auto& entry : fs::directory_iterator(experiments_dir(), ec)) {
+    if (entry.path().extension() == ".json") names.push_back(entry.path().stem().string());
+  }
+  std::sort(names.begin(), names.end());
+  return names;
+}
+
+// Debian's python3-matplotlib lives under /usr/bin/python3, which a PATH python may hide.
+std::string python() {
+  const char* env = std::getenv("WARPREG_PYTHON");
+  if (env && *env) return env;
+  return fs::exists("/usr/bin/python3") ? "/usr/bin/python3" : "python3";
+}
+
+}  // namespace
+
+po::options_description experiment_options() {
+  po::options_description desc("Options of 'warpreg experiment'", kHelpWidth, kHelpWidth / 2);
+  desc.add_options()("name", po::value<std::string>()->value_name("NAME"),
+                     "The experiment (experiments/NAME.json); also the first free word. "
+                     "Without it, the shipped experiments are listed.")(
+      "out,o", po::value<std::string>()->value_name("DIR"),
+      "Sweep folder, with the figures in DIR/figures. Default: out/experiments/NAME "
+      "(NAME-quick with --quick).")("quick", po::bool_switch(),
+                                    "Run the reduced version (seconds, used by CI).")(
+      "jobs,j", po::value<int>()->default_value(0)->value_name("N"),
+      "Points run at once; 0 means one per core.")("no-plots", po::bool_switch(),
+                                                   "Stop after results.csv.");
+  return desc;
+}
+
+int experiment_command(const po::variables_map& vm) {
+  if (!vm.count("name")) {
+    std::cout << "Experiments in " << experiments_dir() << ":\n";
+    for (const auto& name : experiment_names()) {
+      const Spec spec = load_spec((fs::path(experiments_dir()) / (name + ".json")).string());
+      std::cout << "  " << name << '\n';
+      // The description wrapped at 100 columns, indented under the name.
+      std::istringstream words(spec.description);
+      std::string word, line;
+      while (words >> word) {
+        if (!line.empty() && 6 + line.size() + 1 + word.size() > 100) {
+          std::cout << "      " << line << '\n';
+          line.clear();
+        }
+        line += (line.empty() ? "" : " ") + word;
+      }
+      if (!line.empty()) std::cout << "      " << line << '\n';
+    }
+    return kExitOk;
+  }
+  const std::string name = vm["name"].as<std::string>();
+  const fs::path spec_file = fs::path(experiments_dir()) / (name + ".json");
+  if (!fs::exists(spec_file)) {
+    std::string names;
+    for (const auto& n : experiment_names()) names += (names.empty() ? "" : ", ") + n;
+    throw UsageError("unknown experiment '" + name + "'; experiments: " + names);
+  }
+  const bool quick = vm["quick"].as<bool>();
+  const std::string dir = vm.count("out") ? vm["out"].as<std::string>()
+                                          : "out/experiments/" + name + (quick ? "-quick" : "");
+  const Spec spec = load_spec(spec_file.string(), quick);
+  const std::vector<Point> points = expand(spec);
+  write_sweep_folder(spec, points, dir, self_binary());
+  std::cerr << "warpreg experiment: " << name << (quick ? " (quick)" : "") << ", " << points.size()
+            << " points in " << dir << '\n';
+  const int status = run_sweep_folder(dir, vm["jobs"].as<int>());
+  if (vm["no-plots"].as<bool>() || spec.plots.empty()) return status;
+
+  const fs::path figures = fs::path(dir) / "figures";
+  const std::string command = shell_quote(python()) + " " +
+                              shell_quote(WARPREG_SOURCE_DIR "/scripts/plot_results.py") + " " +
+                              shell_quote((fs::path(dir) / "results.csv").string()) + " --spec " +
+                              shell_quote((fs::path(dir) / "sweep.json").string()) + " --out " +
+                              shell_quote(figures.string());
+  const int rc = std::system(command.c_str());
+  if (rc == -1 || !WIFEXITED(rc) || WEXITSTATUS(rc) != 0) {
+    print_error("plotting failed: " + command +
+                " (figures need Debian's python3-matplotlib, or WARPREG_PYTHON naming a Python "
+                "with matplotlib)");
+    return kExitFailed;
+  }
+  std::cout << "figures in " << figures.string() << '\n';
+  return status;
+}
+
+}  // namespace warpreg::cli
