@@ -94,6 +94,7 @@ SmCore::SmCore(const SmConfig& config, Workload& workload, OperandPort& port,
   }
   for (uint32_t s = 0; s < config_.schedulers; ++s)
     schedulers_.emplace_back(config_.policy, config_.ready_queue);
+  demote_after_pick_.reserve(size_t{config_.limits.max_warps} * (config_.issue_width + 1));
 }
 
 void SmCore::fail(const char* kind, std::string message) {
@@ -178,8 +179,10 @@ IssueVerdict SmCore::ask_hooks(uint32_t slot, uint64_t now) {
 bool SmCore::can_issue(uint32_t slot) {
   const Warp& w = warps_[slot];
   if (w.state != WarpState::Running || w.branch_pending || w.scoreboard_blocked ||
-      w.last_issue == issue_cycle_)
+      w.last_issue == issue_cycle_) {
+    if (w.state == WarpState::AtBarrier) demote_after_pick_.push_back(slot);
     return false;
+  }
   const WarpInst& inst = w.stream->insts[w.next];
   if (inst.cls != InstClass::Exit && inst.cls != InstClass::Barrier) {
     // Cheapest test first: most cycles every collector of the type is taken.
@@ -200,7 +203,7 @@ bool SmCore::can_issue(uint32_t slot) {
       break;
   }
   ++counters_.hook_waits;
-  hook_waited_.push_back(slot);
+  demote_after_pick_.push_back(slot);
   return false;
 }
 
@@ -465,13 +468,14 @@ uint64_t SmCore::step(uint64_t now) {
       issued = true;
       if (failed()) return kNever;
     }
-    // A warp a hook holds back leaves the two-level ready queue, as a warp waiting
-    // for memory does, so that warps the hook lets go (e.g. RFV's throttled CTA) get in.
-    if (!hook_waited_.empty() && config_.policy == SchedulerPolicy::TwoLevel) {
-      for (uint32_t slot : hook_waited_) scheduler.demote(slot);
+    // A warp held back by a hook or waiting at a barrier leaves the two-level ready
+    // queue, as a warp waiting for memory does, so that the warps that can go (RFV's
+    // throttled CTA, the last warp to reach the barrier) get in.
+    if (!demote_after_pick_.empty() && config_.policy == SchedulerPolicy::TwoLevel) {
+      for (uint32_t slot : demote_after_pick_) scheduler.demote(slot);
       rotated = true;
     }
-    hook_waited_.clear();
+    demote_after_pick_.clear();
   }
   if (issued) ++counters_.issue_cycles;
   if (done()) return kNever;

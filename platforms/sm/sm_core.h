@@ -73,7 +73,6 @@ class SmCore {
   /// Registers a design's issue-stage hook; hooks are asked in registration order.
   void add_issue_hook(IssueHook* hook) {
     hooks_.push_back(hook);
-    hook_waited_.reserve(size_t{config_.limits.max_warps} * config_.issue_width);
   }
 
   bool done() const { return ctas_done_ == kernel_.ctas; }
@@ -188,7 +187,9 @@ class SmCore {
   uint64_t event_order_ = 0;
   std::array<uint32_t, kUnitTypes> free_collectors_{};
   std::vector<IssueHook*> hooks_;
-  std::vector<uint32_t> hook_waited_;  ///< warps a hook held back in this cycle's pick
+  /// Warps seen in this cycle's pick that cannot issue for a long time (held by a hook,
+  /// waiting at a barrier): the two-level scheduler moves them out of its ready queue.
+  std::vector<uint32_t> demote_after_pick_;
   RfTransaction txn_;
   WarpRegister writeback_buffer_;
   uint64_t issue_cycle_ = ~uint64_t(0);

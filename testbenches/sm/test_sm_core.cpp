@@ -281,3 +281,33 @@ TEST_CASE("an issue hook can resolve a stall instead of a deadlock", "[sm][core]
   CHECK_FALSE(core.failed());
   CHECK(hook.resolves == 1);
 }
+
+TEST_CASE("two-level scheduling: warps at a barrier leave the ready queue", "[sm][core][scheduler]") {
+  // Ready queue of two, four warps. Warps 0-2 go straight to the barrier; warp 3 first
+  // loads, which moves it out of the ready queue. The queue then refills with warps
+  // 0 and 1, which wait at the barrier: they must leave it again so warp 3 gets back in.
+  WarpStream at_barrier;
+  at_barrier.insts.push_back(inst(0x00, InstClass::Barrier, {}, {}));
+  at_barrier.insts.push_back(inst(0x08, InstClass::Exit, {}, {}));
+  WarpStream loads_first;
+  loads_first.insts.push_back(inst(0x00, InstClass::Load, {1}, {}));
+  loads_first.insts.push_back(inst(0x08, InstClass::Alu, {2}, {1}));
+  loads_first.insts.push_back(inst(0x10, InstClass::Barrier, {}, {}));
+  loads_first.insts.push_back(inst(0x18, InstClass::Exit, {}, {}));
+  loads_first.values.resize(2);
+  loads_first.insts[1].value_index = 1;
+  KernelShape shape = one_warp(1);
+  shape.threads_per_cta = 128;
+  FixedWorkload w(shape, {at_barrier, at_barrier, at_barrier, loads_first});
+  StorePort port;
+  ShadowRegisterFile shadow(48, 256);
+  SmConfig config;
+  config.policy = SchedulerPolicy::TwoLevel;
+  config.ready_queue = 2;
+  config.schedulers = 1;
+  SmCore core(config, w, port, shadow);
+  run(core);
+  CHECK(core.done());
+  CHECK_FALSE(core.failed());
+  CHECK(core.counters().warp_instructions == 3 * 2 + 4);
+}
