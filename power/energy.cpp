@@ -235,6 +235,12 @@ void EnergyAccount::integrate(Group& g, uint64_t cycle) {
   g.last_cycle = cycle;
 }
 
+void EnergyAccount::set_unit_power(GroupId group,
+                                   const double (&mw_per_unit)[kPowerStateCount]) {
+  Group& g = groups_.at(group);
+  for (unsigned s = 0; s < kPowerStateCount; ++s) g.mw[s] = mw_per_unit[s];
+}
+
 void EnergyAccount::transition(GroupId group, PowerState from, PowerState to, uint64_t cycle,
                                uint32_t n) {
   Group& g = groups_.at(group);

@@ -85,6 +85,9 @@ class EnergyAccount {
   /// Throws std::logic_error when fewer than n units are in `from` or `cycle` goes backwards.
   void transition(GroupId group, PowerState from, PowerState to, uint64_t cycle, uint32_t n = 1);
   uint32_t units_in(GroupId group, PowerState s) const;
+  /// Replaces a group's leakage per unit and state (elaboration time: before the
+  /// first transition or finish).
+  void set_unit_power(GroupId group, const double (&mw_per_unit)[kPowerStateCount]);
   /// Unit-cycles spent in a state, integrated up to `cycle` (not before the group's
   /// last transition: std::logic_error). Does not change the account.
   uint64_t unit_cycles(GroupId group, PowerState s, uint64_t cycle) const;

@@ -25,6 +25,12 @@ class OperandStage : public sc_core::sc_module {
   /// register file may then hold fewer registers than the resident warps name.
   virtual bool translates_names() const { return false; }
 
+  /// True for a stage that puts register-file storage into low-power states and
+  /// accounts its leakage itself (TRIC by entry, Warped-Compression by bank, RFV by
+  /// sub-array): the register file then reports no leakage of its own, so that
+  /// stats.json counts each cell once.
+  virtual bool owns_register_leakage() const { return false; }
+
  protected:
   /// Default: pass the transaction on unchanged.
   virtual void b_transport(tlm::tlm_generic_payload& payload, sc_core::sc_time& delay) {

@@ -120,9 +120,19 @@ void RegisterFileModule::trace_cycle(uint64_t cycle) {
   }
 }
 
+void RegisterFileModule::hand_over_leakage(const std::string& stage) {
+  if (!leakage_owner_.empty())
+    throw ConfigError("both " + leakage_owner_ + " and " + stage +
+                      " account the register file's leakage; enable only one of them");
+  leakage_owner_ = stage;
+  const double none[power::kPowerStateCount] = {};
+  energy_.set_unit_power(banks_, none);
+}
+
 nlohmann::json RegisterFileModule::stats(uint64_t end_cycle) {
   energy_.finish(end_cycle);
   nlohmann::json j = energy_.to_json();
+  if (!leakage_owner_.empty()) j["leakage_accounted_by"] = leakage_owner_;
   j["storage_bits"] = core_.config().storage_bits();
   const RegFileCore::Counters& c = core_.counters();
   j["reads"] = c.reads;

@@ -34,6 +34,10 @@ class RegisterFileModule : public sc_core::sc_module, public ReportingBlock {
   nlohmann::json stats(uint64_t end_cycle) override;
   nlohmann::json describe() const override;
 
+  /// A stage accounts the banks' leakage (OperandStage::owns_register_leakage): this
+  /// module's leakage becomes 0 and stats name the stage. Call before the run.
+  void hand_over_leakage(const std::string& stage);
+
   /// Waveform: per bank, accesses granted in the traced cycle, and the bank power state.
   void enable_trace(sc_core::sc_trace_file* file);
   /// Publishes the trace signals for `cycle` (called once per cycle while tracing).
@@ -48,6 +52,7 @@ class RegisterFileModule : public sc_core::sc_module, public ReportingBlock {
   power::EnergyAccount energy_;
   power::EnergyAccount::EventId slice_reads_, slice_writes_, arbiter_requests_, conflicts_;
   power::EnergyAccount::GroupId banks_;
+  std::string leakage_owner_;  ///< the stage that accounts the banks' leakage, if any
 
   static constexpr uint32_t kTraceWindow = 64;  ///< cycles ahead a grant may be traced
   std::vector<uint8_t> activity_;               ///< per (cycle mod window, bank): grants

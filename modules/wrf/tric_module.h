@@ -31,6 +31,7 @@ class TricModule : public OperandStage, public ReportingBlock, private Transitio
   const power::EnergyAccount& energy() const { return energy_; }
 
   std::string block_name() const override { return "tric"; }
+  bool owns_register_leakage() const override { return true; }
   nlohmann::json stats(uint64_t end_cycle) override;
   nlohmann::json describe() const override;
 

@@ -41,6 +41,7 @@ class SmPlatformImpl {
     last->initiator.bind(regfile_.socket);
     blocks_ = {&regfile_, &crossbar_, &sm_};
     for (auto& stage : stages_) {
+      if (stage->owns_register_leakage()) regfile_.hand_over_leakage(stage->basename());
       if (auto* block = dynamic_cast<ReportingBlock*>(stage.get())) blocks_.push_back(block);
       if (auto* hook = dynamic_cast<IssueHook*>(stage.get())) sm_.core().add_issue_hook(hook);
     }
