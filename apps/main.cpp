@@ -126,8 +126,10 @@ void add_set_option(po::options_description& desc) {
 void add_workload_option(po::options_description& desc) {
   desc.add_options()("workload,w",
                      po::value<std::string>()->default_value("synthetic")->value_name("W"),
-                     "'synthetic' (the built-in generator, configured by synth.*) or the path "
-                     "of a warpreg text trace.");
+                     "'synthetic' (the built-in generator, synth.*), a benchmark profile "
+                     "name (stimuli/profiles, e.g. rfv-hotspot) or .json file, an nvdisasm "
+                     "kernel FILE.dot[:function] (dot.*), an Accel-Sim FILE.traceg, or a "
+                     "warpreg text trace.");
 }
 
 Params load_params(const po::variables_map& vm, const std::vector<std::string>& leading) {
