@@ -292,6 +292,14 @@ double EnergyAccount::leakage_pj() const {
   return pj;
 }
 
+double EnergyAccount::group_leakage_pj(GroupId group) const {
+  const Group& g = groups_.at(group);
+  double pj = 0;
+  for (unsigned s = 0; s < kPowerStateCount; ++s)
+    pj += static_cast<double>(g.unit_cycles[s]) * g.mw[s] * cycle_ns_;
+  return pj;
+}
+
 nlohmann::json EnergyAccount::to_json() const {
   nlohmann::json events = nlohmann::json::object();
   for (const auto& e : events_) events[e.name] = e.count;

@@ -98,6 +98,10 @@ class EnergyAccount {
   const std::string& block() const { return block_; }
   double dynamic_pj() const;
   double leakage_pj() const;  ///< up to the last finish() or transition()
+  /// One group's share of leakage_pj(), for breakdowns.
+  double group_leakage_pj(GroupId group) const;
+  /// One event's share of dynamic_pj().
+  double event_pj(EventId id) const { return double(events_[id].count) * events_[id].pj; }
   /// {"events": {NAME: count}, "dynamic_pj", "leakage_pj", "residency": {...}}
   nlohmann::json to_json() const;
   /// {"block", "cycle_ns", "events": [{"name","description","pj_per_event"}...],

@@ -36,6 +36,17 @@ void declare_rfv_params(std::vector<ParamSpec>& out) {
                           "Release flag cache entries (direct mapped, 54 flag bits each); 0: no "
                           "cache, every pir is fetched and decoded.",
                           "seed 000 §7.2: 'a release flag cache of 10 entries is sufficient'"));
+  out.push_back(choice_param("rfv.power_gating", "off", {"off", "on"},
+                             "Sub-array power gating: a register sub-array with no allocated "
+                             "entry is gated (its leakage is rf_gated_leakage_fraction of ON) and "
+                             "wakes when a register is allocated in it; the stage then accounts "
+                             "the register file's leakage.",
+                             "seed 000 §8.2 (sub-array level power gating of dead registers)"));
+  out.push_back(int_param("rfv.wakeup_cycles", 1, 0, 1000, "cycles",
+                          "Cycles a gated sub-array needs before the register allocated in it "
+                          "can be written or read.",
+                          "seed 000 §9.2: CACTI-P gives less than one cycle; the paper explores "
+                          "1, 3 and 10 cycles"));
   out.push_back(int_param("rfv.subarrays_per_bank", 4, 1, 256, "sub-arrays",
                           "Sub-arrays per register bank: the renaming allocator fills the "
                           "lowest free entry of a bank so whole sub-arrays stay empty.",

@@ -6,6 +6,7 @@
 #include "modules/common/errors.h"
 #include "modules/common/params.h"
 #include "platforms/sm/platform.h"
+#include "power/tech_scaling.h"
 #include "stimuli/compiler/liveness.h"
 
 namespace warpreg {
@@ -18,6 +19,8 @@ RfvConfig RfvConfig::from(const Params& p, const DesignContext& context) {
                                 : RfvMode::Off;
   c.table_bytes = static_cast<uint32_t>(p.integer("rfv.table_bytes"));
   c.lookup_cycles = static_cast<uint32_t>(p.integer("rfv.lookup_cycles"));
+  c.power_gating = p.text("rfv.power_gating") == "on";
+  c.wakeup_cycles = static_cast<uint32_t>(p.integer("rfv.wakeup_cycles"));
   const int64_t physical = p.integer("rf.physical_registers");
   c.renaming.physical_registers =
       static_cast<uint32_t>(physical > 0 ? physical : context.sm.limits.registers / kWarpSize);
@@ -47,6 +50,7 @@ RfvStage::RfvStage(sc_core::sc_module_name name, const RfvConfig& config,
       warps_(context.sm.limits.max_warps),
       lookups_in_bank_(config.renaming.table_banks, 0),
       warps_per_cta_(context.occupancy.warps_per_cta),
+      spill_latency_(context.sm.mem_miss_latency),
       energy_("rfv", context.clock.ns_per_cycle()) {
   const KernelShape& shape = context.workload.shape();
   const Kernel* kernel = context.workload.static_code();
@@ -105,6 +109,61 @@ RfvStage::RfvStage(sc_core::sc_module_name name, const RfvConfig& config,
   const double mw[power::kPowerStateCount] = {bank_mw, bank_mw, 0.0, 0.0};
   table_banks_ = energy_.add_residency("table_banks", "renaming-table banks",
                                        config_.renaming.table_banks, power::PowerState::On, mw);
+
+  const uint32_t subarrays = config_.renaming.rf_banks * config_.renaming.subarrays_per_bank();
+  subarray_on_.assign(subarrays, true);
+  subarray_ready_.assign(subarrays, 0);
+  if (config_.power_gating) {
+    const double bytes = double(config_.renaming.subarray_entries) * kWarpRegisterBytes;
+    const double on = power::scaled(tech, "rf_bank_leakage", "bank_bytes", bytes);
+    const double gated =
+        tech.has("rf_gated_leakage_fraction") ? on * tech.value("rf_gated_leakage_fraction") : 0.0;
+    const double sub_mw[power::kPowerStateCount] = {on, on, 0.0, gated};
+    subarrays_ = energy_.add_residency("register_subarrays",
+                                       "register-file sub-arrays (ON, or GATED when empty)",
+                                       subarrays, power::PowerState::On, sub_mw);
+    // Only the sub-arrays holding the exempt area start powered.
+    for (uint32_t b = 0; b < config_.renaming.rf_banks; ++b)
+      for (uint32_t s = 0; s < config_.renaming.subarrays_per_bank(); ++s)
+        if (table_.subarray_occupancy(b, s) == 0) {
+          subarray_on_[b * config_.renaming.subarrays_per_bank() + s] = false;
+          energy_.transition(subarrays_, power::PowerState::On, power::PowerState::Gated, 0);
+        }
+  }
+}
+
+void RfvStage::note_occupancy(uint32_t phys, uint64_t cycle) {
+  // Time-weighted count of mapped registers (the allocation the paper's Fig. 10 reduces).
+  if (cycle > counters_.mapped_since) {
+    counters_.mapped_cycles += uint64_t{last_mapped_} * (cycle - counters_.mapped_since);
+    counters_.mapped_since = cycle;
+  }
+  last_mapped_ = table_.mapped_registers();
+  if (!config_.power_gating) return;
+  const uint32_t sub = subarray_index(phys);
+  const uint32_t bank = RenamingTable::bank_of_physical(phys, config_.renaming.rf_banks);
+  const bool used = table_.subarray_occupancy(bank, table_.subarray_of(phys)) != 0;
+  if (used == subarray_on_[sub]) return;
+  last_power_cycle_ = std::max(last_power_cycle_, cycle);
+  subarray_on_[sub] = used;
+  if (used) {
+    energy_.transition(subarrays_, power::PowerState::Gated, power::PowerState::On,
+                       last_power_cycle_);
+    subarray_ready_[sub] = last_power_cycle_ + config_.wakeup_cycles;
+    ++counters_.wakeups;
+  } else {
+    energy_.transition(subarrays_, power::PowerState::On, power::PowerState::Gated,
+                       last_power_cycle_);
+  }
+}
+
+uint32_t RfvStage::allocate(uint32_t slot, uint16_t reg, uint64_t cycle) {
+  const uint32_t phys = table_.map_for_write(static_cast<uint16_t>(slot), reg);
+  if (phys == kNoPhysical) return phys;
+  balance_.allocated(warps_[slot].cta_slot);
+  energy_.count(updates_);
+  note_occupancy(phys, cycle);
+  return phys;
 }
 
 // ---------------------------------------------------------------- issue stage
@@ -123,8 +182,10 @@ bool RfvStage::destinations_fit(uint32_t slot, const WarpInst& inst) const {
 }
 
 IssueVerdict RfvStage::before_issue(uint32_t slot, uint32_t cta_slot, uint32_t index,
-                                    const WarpInst& inst, uint64_t /*now*/) {
+                                    const WarpInst& inst, uint64_t now) {
   WarpState& w = warps_[slot];
+  if (w.spilled && !refill(slot, now)) return IssueVerdict::Wait;
+  if (w.fill_ready > now) return IssueVerdict::Wait;
   if (w.meta_index != index) {
     w.meta_index = index;
     w.pbrs_done = 0;
@@ -136,7 +197,7 @@ IssueVerdict RfvStage::before_issue(uint32_t slot, uint32_t cta_slot, uint32_t i
       if (w.pbrs_done < info->pbr_count) {
         for (uint16_t r : program_.pbr(info->pbr_first + w.pbrs_done).regs) {
           if (table_.lookup(static_cast<uint16_t>(slot), r) != kNoPhysical) {
-            release(slot, r);
+            release(slot, r, now);
             ++counters_.released_by_pbr;
           }
         }
@@ -169,8 +230,7 @@ IssueVerdict RfvStage::before_issue(uint32_t slot, uint32_t cta_slot, uint32_t i
   return IssueVerdict::Issue;
 }
 
-void RfvStage::issued(uint32_t slot, uint32_t /*cta_slot*/, const WarpInst& inst,
-                      uint64_t /*now*/) {
+void RfvStage::issued(uint32_t slot, uint32_t /*cta_slot*/, const WarpInst& inst, uint64_t now) {
   WarpState& w = warps_[slot];
   w.meta_index = ~0u;
   // Destinations get their physical register now, so that the writeback always finds
@@ -179,10 +239,8 @@ void RfvStage::issued(uint32_t slot, uint32_t /*cta_slot*/, const WarpInst& inst
     const uint16_t r = inst.dst[k];
     if (r == kZeroRegister || table_.lookup(static_cast<uint16_t>(slot), r) != kNoPhysical)
       continue;
-    if (table_.map_for_write(static_cast<uint16_t>(slot), r) == kNoPhysical)
+    if (allocate(slot, r, now) == kNoPhysical)
       throw std::logic_error("rfv: issued an instruction whose destination has no register");
-    balance_.allocated(w.cta_slot);
-    energy_.count(updates_);
   }
   w.release_count = 0;
   if (config_.mode != RfvMode::Compiler) return;
@@ -207,6 +265,88 @@ void RfvStage::cta_launched(uint32_t cta_slot, uint32_t warps, uint32_t /*regs_p
 
 void RfvStage::cta_finished(uint32_t cta_slot, uint64_t /*now*/) { balance_.retire(cta_slot); }
 
+void RfvStage::move_register(RfAccessKind kind, uint32_t slot, uint16_t reg, uint32_t phys,
+                             WarpRegister& value, uint64_t cycle) {
+  tlm::tlm_generic_payload& payload = spill_txn_.prepare(kind, &value);
+  RfAccess& a = spill_txn_.access();
+  a.warp_slot = static_cast<uint16_t>(slot);
+  a.cta_slot = static_cast<uint16_t>(warps_[slot].cta_slot);
+  a.arch_reg = reg;
+  a.phys_reg = phys;
+  a.active_mask = kFullMask;
+  const uint64_t at = cycle * clock_.ticks_per_cycle();
+  const uint64_t stamp = sc_core::sc_time_stamp().value();
+  sc_core::sc_time delay = sc_core::sc_time::from_value(at > stamp ? at - stamp : 0);
+  initiator->b_transport(payload, delay);
+}
+
+bool RfvStage::resolve_stall(uint64_t now) {
+  // The victim: the waiting warp holding the most renamed registers, outside the CTA
+  // the throttle lets run if possible, so the others can go on.
+  const uint32_t allowed = balance_.allowed_cta(table_.free_registers());
+  uint32_t victim = ~0u, best = 0;
+  bool victim_outside = false;
+  for (uint32_t s = 0; s < warps_.size(); ++s) {
+    const WarpState& w = warps_[s];
+    if (w.spilled || !balance_.resident(w.cta_slot)) continue;
+    uint32_t held = 0;
+    for (uint32_t r = 0; r < table_.config().max_regs_per_thread; ++r)
+      if (!table_.is_exempt(static_cast<uint16_t>(r)) &&
+          table_.lookup(static_cast<uint16_t>(s), static_cast<uint16_t>(r)) != kNoPhysical)
+        ++held;
+    if (held == 0) continue;
+    const bool outside = w.cta_slot != allowed;
+    if (victim == ~0u || (outside && !victim_outside) ||
+        (outside == victim_outside && held > best)) {
+      victim = s;
+      best = held;
+      victim_outside = outside;
+    }
+  }
+  if (victim == ~0u) return false;
+  WarpState& w = warps_[victim];
+  for (uint32_t r = 0; r < table_.config().max_regs_per_thread; ++r) {
+    const auto reg = static_cast<uint16_t>(r);
+    const uint32_t phys =
+        table_.is_exempt(reg) ? kNoPhysical : table_.lookup(static_cast<uint16_t>(victim), reg);
+    if (phys == kNoPhysical) continue;
+    w.spill_store.emplace_back(reg, WarpRegister{});
+    move_register(RfAccessKind::Read, victim, reg, phys, w.spill_store.back().second, now);
+    release(victim, reg, now);
+  }
+  w.spilled = true;
+  ++counters_.spills;
+  counters_.spilled_registers += w.spill_store.size();
+  return true;
+}
+
+bool RfvStage::refill(uint32_t slot, uint64_t now) {
+  WarpState& w = warps_[slot];
+  // Refill only when every spilled register fits in its bank, with one register to
+  // spare per bank so that refilling does not stall everyone again at once.
+  std::vector<uint32_t> need(config_.renaming.rf_banks, 0);
+  for (const auto& [reg, value] : w.spill_store)
+    ++need[table_.compiler_bank(static_cast<uint16_t>(slot), reg)];
+  for (uint32_t b = 0; b < need.size(); ++b)
+    if (need[b] != 0 && need[b] + 1 > table_.free_in_bank(b)) return false;
+  for (auto& [reg, value] : w.spill_store) {
+    const uint32_t phys = allocate(slot, reg, now);
+    move_register(RfAccessKind::Write, slot, reg, phys, value, now);
+  }
+  w.spill_store.clear();
+  w.spilled = false;
+  w.fill_ready = now + spill_latency_;
+  ++counters_.fills;
+  return false;  // the warp waits for its fill loads
+}
+
+uint64_t RfvStage::next_change(uint64_t now) const {
+  uint64_t next = ~uint64_t(0);
+  for (const WarpState& w : warps_)
+    if (w.fill_ready > now) next = std::min(next, w.fill_ready);
+  return next;
+}
+
 std::string RfvStage::wait_report() const {
   std::string out =
       "  rfv: " + std::to_string(table_.free_registers()) + " free physical registers (";
@@ -225,10 +365,12 @@ std::string RfvStage::wait_report() const {
 
 // ---------------------------------------------------------------- operand path
 
-void RfvStage::release(uint32_t slot, uint16_t reg) {
+void RfvStage::release(uint32_t slot, uint16_t reg, uint64_t cycle) {
+  const uint32_t phys = table_.lookup(static_cast<uint16_t>(slot), reg);
   if (table_.release(static_cast<uint16_t>(slot), reg)) {
     balance_.released(warps_[slot].cta_slot);
     energy_.count(updates_);
+    note_occupancy(phys, cycle);
   }
 }
 
@@ -256,17 +398,21 @@ void RfvStage::b_transport(tlm::tlm_generic_payload& payload, sc_core::sc_time& 
       warps_[slot].cta_slot = a.cta_slot;
       break;
     case RfAccessKind::Retire: {
-      const uint32_t freed = table_.release_warp(slot);
-      for (uint32_t i = 0; i < freed; ++i) balance_.released(warps_[slot].cta_slot);
-      counters_.released_at_exit += freed;
-      energy_.count(updates_, freed);
+      const uint64_t cycle = clock_.cycle_at(delay);
+      for (uint32_t r = 0; r < table_.config().max_regs_per_thread; ++r) {
+        if (table_.is_exempt(static_cast<uint16_t>(r)) ||
+            table_.lookup(slot, static_cast<uint16_t>(r)) == kNoPhysical)
+          continue;
+        release(slot, static_cast<uint16_t>(r), cycle);
+        ++counters_.released_at_exit;
+      }
       break;
     }
     case RfAccessKind::Read:
     case RfAccessKind::Write: {
       uint32_t phys = table_.lookup(slot, a.arch_reg);
+      const uint64_t cycle = clock_.cycle_at(delay);
       if (!table_.is_exempt(a.arch_reg)) {
-        const uint64_t cycle = clock_.cycle_at(delay);
         // A writeback looks up one register: it never waits for another lookup.
         const uint16_t unit = a.kind == RfAccessKind::Read ? a.collector : kWritebackUnit;
         delay += clock_.cycles(lookup_delay(cycle, unit, a.arch_reg));
@@ -275,14 +421,20 @@ void RfvStage::b_transport(tlm::tlm_generic_payload& payload, sc_core::sc_time& 
         // A read of a register never written (its lanes hold no value the program
         // defined) or a write the issue stage did not prepare: map it now.
         if (a.kind == RfAccessKind::Read) ++counters_.unwritten_reads;
-        phys = table_.map_for_write(slot, a.arch_reg);
+        phys = allocate(slot, a.arch_reg, cycle);
         if (phys == kNoPhysical) {
           if (a.kind == RfAccessKind::Write)
             throw std::logic_error("rfv: a write found no physical register");
           phys = 0;  // nothing to read: any entry will do
-        } else {
-          balance_.allocated(warps_[slot].cta_slot);
-          energy_.count(updates_);
+        }
+      }
+      if (config_.power_gating) {
+        // A register in a sub-array that is still waking up waits for it.
+        const uint64_t ready = subarray_ready_[subarray_index(phys)];
+        const uint64_t at = clock_.cycle_at(delay);
+        if (ready > at) {
+          delay += clock_.cycles(ready - at);
+          ++counters_.wake_waits;
         }
       }
       a.phys_reg = phys;
@@ -297,7 +449,7 @@ void RfvStage::b_transport(tlm::tlm_generic_payload& payload, sc_core::sc_time& 
   for (uint8_t k = 0; k < w.release_count; ++k) {
     if (w.release[k] != a.arch_reg || w.reads_left[k] == 0) continue;
     if (--w.reads_left[k] == 0) {
-      release(slot, a.arch_reg);
+      release(slot, a.arch_reg, clock_.cycle_at(delay));
       ++counters_.released_by_pir;
     }
   }
@@ -306,8 +458,24 @@ void RfvStage::b_transport(tlm::tlm_generic_payload& payload, sc_core::sc_time& 
 // ---------------------------------------------------------------- reports
 
 nlohmann::json RfvStage::stats(uint64_t end_cycle) {
-  energy_.finish(end_cycle);
+  if (end_cycle > counters_.mapped_since) {
+    counters_.mapped_cycles += uint64_t{last_mapped_} * (end_cycle - counters_.mapped_since);
+    counters_.mapped_since = end_cycle;
+  }
+  energy_.finish(std::max(end_cycle, last_power_cycle_));
   nlohmann::json j = energy_.to_json();
+  j["breakdown_pj"] = {
+      {"renaming_table", energy_.event_pj(lookups_) + energy_.event_pj(updates_) +
+                             energy_.group_leakage_pj(table_banks_)},
+      {"flag_instructions", energy_.event_pj(pir_decodes_) + energy_.event_pj(pbr_decodes_)},
+      {"register_leakage", config_.power_gating ? energy_.group_leakage_pj(subarrays_) : 0.0}};
+  j["mean_mapped_registers"] =
+      end_cycle ? double(counters_.mapped_cycles) / double(end_cycle) : 0.0;
+  j["subarray_wakeups"] = counters_.wakeups;
+  j["spills"] = counters_.spills;
+  j["spilled_registers"] = counters_.spilled_registers;
+  j["fills"] = counters_.fills;
+  j["wake_waits"] = counters_.wake_waits;
   const RenamingTable::Counters& t = table_.counters();
   const ReleaseFlagCache::Counters& f = flag_cache_.counters();
   j["storage_bits"] = describe()["storage_bits"]["total"];

@@ -32,6 +32,8 @@ struct RfvConfig {
   RfvMode mode = RfvMode::Off;
   uint32_t table_bytes = 1024;  ///< renaming-table budget; 0: the full table
   uint32_t lookup_cycles = 1;   ///< extra pipeline cycles of a table lookup
+  bool power_gating = false;    ///< gate sub-arrays with no allocated register
+  uint32_t wakeup_cycles = 1;   ///< a gated sub-array's wake-up delay
   RenamingConfig renaming;
   ReleaseFlagCacheConfig flag_cache;
   /// Reads rfv.* and the SM's sizes. Throws ParamError / ConfigError naming the option.
@@ -45,6 +47,7 @@ class RfvStage : public OperandStage, public IssueHook, public ReportingBlock {
   RfvStage(sc_core::sc_module_name name, const RfvConfig& config, const DesignContext& context);
 
   bool translates_names() const override { return true; }
+  bool owns_register_leakage() const override { return config_.power_gating; }
 
   // IssueHook
   IssueVerdict before_issue(uint32_t slot, uint32_t cta_slot, uint32_t index, const WarpInst& inst,
@@ -54,6 +57,10 @@ class RfvStage : public OperandStage, public IssueHook, public ReportingBlock {
                     uint64_t now) override;
   void cta_finished(uint32_t cta_slot, uint64_t now) override;
   std::string wait_report() const override;
+  uint64_t next_change(uint64_t now) const override;
+  /// The last resort against a deadlock (seed 000 §8.1): spill the renamed registers
+  /// of a waiting warp to memory; it refills them when enough registers are free.
+  bool resolve_stall(uint64_t now) override;
 
   // ReportingBlock
   std::string block_name() const override { return "rfv"; }
@@ -77,11 +84,27 @@ class RfvStage : public OperandStage, public IssueHook, public ReportingBlock {
     std::array<uint16_t, kFlagsPerInst> release{};
     std::array<uint8_t, kFlagsPerInst> reads_left{};  ///< reads of release[k] still to come
     uint8_t release_count = 0;
+    bool spilled = false;
+    uint64_t fill_ready = 0;  ///< a refilled warp waits for its fill loads until then
+    std::vector<std::pair<uint16_t, WarpRegister>> spill_store;  ///< spilled values
   };
 
-  void release(uint32_t slot, uint16_t reg);
+  void release(uint32_t slot, uint16_t reg, uint64_t cycle);
+  /// Maps (slot, reg) for a write; wakes its sub-array if that was gated.
+  uint32_t allocate(uint32_t slot, uint16_t reg, uint64_t cycle);
+  /// Gates or wakes the sub-array of `phys` after its occupancy changed.
+  void note_occupancy(uint32_t phys, uint64_t cycle);
+  uint32_t subarray_index(uint32_t phys) const {
+    return RenamingTable::bank_of_physical(phys, config_.renaming.rf_banks) *
+               config_.renaming.subarrays_per_bank() +
+           table_.subarray_of(phys);
+  }
   uint64_t lookup_delay(uint64_t cycle, uint16_t collector, uint16_t reg);
   bool destinations_fit(uint32_t slot, const WarpInst& inst) const;
+  /// Reads or writes a register through the banks outside any instruction (spill/fill).
+  void move_register(RfAccessKind kind, uint32_t slot, uint16_t reg, uint32_t phys,
+                     WarpRegister& value, uint64_t cycle);
+  bool refill(uint32_t slot, uint64_t now);
 
   RfvConfig config_;
   CycleClock clock_;
@@ -91,23 +114,34 @@ class RfvStage : public OperandStage, public IssueHook, public ReportingBlock {
   RfvProgram program_;
   RenamingPlan plan_;
   std::vector<WarpState> warps_;
+  std::vector<bool> subarray_on_;         ///< per (bank, sub-array): powered
+  std::vector<uint64_t> subarray_ready_;  ///< per (bank, sub-array): first usable cycle
+  uint64_t last_power_cycle_ = 0;         ///< transitions are dated monotonically
   /// Lookups per table bank of the instruction being looked up (collector, cycle).
   std::vector<uint32_t> lookups_in_bank_;
   uint16_t lookup_collector_ = 0xffff;
   uint64_t lookup_cycle_ = ~uint64_t(0);
   static constexpr uint16_t kWritebackUnit = 0xfffe;
   uint32_t warps_per_cta_ = 0;
+  uint32_t last_mapped_ = 0;
+  uint32_t spill_latency_ = 400;  ///< cycles of a warp's fill loads (mem.miss_latency)
+  RfTransaction spill_txn_;
 
   struct Counters {
     uint64_t released_by_pir = 0, released_by_pbr = 0, released_at_exit = 0;
     uint64_t pir_fetches = 0, pbr_fetches = 0;
     uint64_t throttled = 0, allocation_waits = 0, unwritten_reads = 0;
     uint64_t lookup_conflicts = 0;
+    uint64_t wakeups = 0, wake_waits = 0;
+    uint64_t spills = 0, spilled_registers = 0, fills = 0;
+    uint64_t mapped_cycles = 0;  ///< sum over cycles of renamed registers mapped
+    uint64_t mapped_since = 0;   ///< cycle of the last change of the mapped count
   } counters_;
 
   power::EnergyAccount energy_;
   power::EnergyAccount::EventId lookups_, updates_, pir_decodes_, pbr_decodes_;
   power::EnergyAccount::GroupId table_banks_;
+  power::EnergyAccount::GroupId subarrays_ = 0;
 };
 
 }  // namespace warpreg

@@ -487,9 +487,19 @@ uint64_t SmCore::step(uint64_t now) {
              ") at cycle " + std::to_string(now) + "\n" + warp_report(now));
     return kNever;
   }
-  if (issued || rotated) return now + 1;
+  if (issued) {
+    idle_rotations_ = 0;
+    return now + 1;
+  }
   const uint64_t next = next_event_cycle(now);
+  if (next == kNever && rotated && ++idle_rotations_ <= config_.limits.max_warps) {
+    // Nothing is in flight but the two-level ready queue changed: give every warp a
+    // turn in it before calling this a stall.
+    return now + 1;
+  }
+  if (rotated && next != kNever) return now + 1;
   if (next == kNever) {
+    idle_rotations_ = 0;
     for (IssueHook* hook : hooks_)
       if (hook->resolve_stall(now)) return now + 1;
     fail("watchdog", "deadlock: nothing can happen any more at cycle " + std::to_string(now) +

@@ -190,6 +190,7 @@ class SmCore {
   /// Warps seen in this cycle's pick that cannot issue for a long time (held by a hook,
   /// waiting at a barrier): the two-level scheduler moves them out of its ready queue.
   std::vector<uint32_t> demote_after_pick_;
+  uint32_t idle_rotations_ = 0;  ///< cycles in a row of ready-queue turns with nothing in flight
   RfTransaction txn_;
   WarpRegister writeback_buffer_;
   uint64_t issue_cycle_ = ~uint64_t(0);
