@@ -3,6 +3,7 @@
 #include "modules/common/params.h"
 #include "stimuli/driver/kernel_workload.h"
 #include "stimuli/driver/profile.h"
+#include "stimuli/driver/spilling_workload.h"
 #include "stimuli/driver/synthetic_workload.h"
 #include "stimuli/driver/trace_workload.h"
 #include "stimuli/import/accelsim_trace.h"
@@ -54,7 +55,8 @@ std::unique_ptr<Workload> open_dot_kernel(const std::string& name, const Params&
 
 }  // namespace
 
-std::unique_ptr<Workload> open_workload(const std::string& name, const Params& params) {
+static std::unique_ptr<Workload> open_workload_as_given(const std::string& name,
+                                                        const Params& params) {
   if (name == "synthetic")
     return std::make_unique<SyntheticWorkload>(SyntheticConfig::from_params(params));
   if (is_accelsim_trace_name(name)) return open_accelsim_trace(name, params);
@@ -71,6 +73,10 @@ std::unique_ptr<Workload> open_workload(const std::string& name, const Params& p
                         shipped_profile_dir());
   }
   return std::make_unique<TraceWorkload>(name);
+}
+
+std::unique_ptr<Workload> open_workload(const std::string& name, const Params& params) {
+  return apply_register_limit(open_workload_as_given(name, params), params);
 }
 
 }  // namespace warpreg

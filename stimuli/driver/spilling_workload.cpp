@@ -1,0 +1,97 @@
+#include "stimuli/driver/spilling_workload.h"
+
+#include <cmath>
+#include <string>
+
+#include "modules/common/params.h"
+
+namespace warpreg {
+
+SpillingWorkload::SpillingWorkload(std::unique_ptr<Workload> inner, uint32_t register_limit)
+    : inner_(std::move(inner)), shape_(inner_->shape()) {
+  if (register_limit >= shape_.regs_per_thread)
+    throw WorkloadError("kernel.max_regs_fraction: a limit of " + std::to_string(register_limit) +
+                        " registers does not reduce the " + std::to_string(shape_.regs_per_thread) +
+                        " registers of " + shape_.name);
+  if (register_limit <= kScratch)
+    throw WorkloadError("kernel.max_regs_fraction: a limit of " + std::to_string(register_limit) +
+                        " registers leaves none beside the " + std::to_string(kScratch) +
+                        " scratch registers the spill code needs");
+  kept_ = register_limit - kScratch;
+  shape_.regs_per_thread = register_limit;
+  memory_.resize(kMaxArchRegisters + 1);
+}
+
+const WarpStream& SpillingWorkload::load_warp(uint32_t slot, uint32_t cta, uint32_t warp) {
+  const WarpStream& in = inner_->load_warp(slot, cta, warp);
+  if (slots_.size() <= slot) slots_.resize(slot + 1);
+  if (!slots_[slot]) slots_[slot] = std::make_unique<WarpStream>();
+  WarpStream& out = *slots_[slot];
+  out.clear();
+  for (WarpRegister& r : memory_) r = WarpRegister{};
+
+  const auto scratch = [this](unsigned k) { return static_cast<uint16_t>(kept_ + k); };
+  for (const WarpInst& original : in.insts) {
+    WarpInst inst = original;
+    // Loads of spilled sources into scratch registers, one per distinct register.
+    uint16_t loaded[kMaxSrc];
+    unsigned loads = 0;
+    for (unsigned k = 0; k < inst.num_src; ++k) {
+      const uint16_t r = inst.src[k];
+      if (r == kZeroRegister || r < kept_) continue;
+      unsigned j = 0;
+      while (j < loads && loaded[j] != r) ++j;
+      if (j == loads) {
+        loaded[loads++] = r;
+        WarpInst load;
+        load.pc = inst.pc;
+        load.active = inst.active;
+        load.cls = InstClass::Load;
+        load.num_dst = 1;
+        load.dst[0] = scratch(j);
+        load.value_index = static_cast<uint32_t>(out.values.size());
+        out.values.push_back(memory_[r]);
+        out.insts.push_back(load);
+      }
+      inst.src[k] = scratch(j);
+    }
+    // Spilled destinations are written to scratch registers and stored after.
+    unsigned stores = 0;
+    const uint32_t value_index = static_cast<uint32_t>(out.values.size());
+    for (unsigned k = 0; k < inst.num_dst; ++k) {
+      const uint16_t r = inst.dst[k];
+      out.values.push_back(in.values[original.value_index + k]);
+      if (r == kZeroRegister || r < kept_) continue;
+      inst.dst[k] = scratch(stores++);
+      memory_[r].merge(in.values[original.value_index + k], inst.active);
+    }
+    inst.value_index = value_index;
+    out.insts.push_back(inst);
+    for (unsigned j = 0; j < stores; ++j) {
+      WarpInst store;
+      store.pc = inst.pc;
+      store.active = inst.active;
+      store.cls = InstClass::Store;
+      store.num_src = 1;
+      store.src[0] = scratch(j);
+      out.insts.push_back(store);
+    }
+  }
+  return out;
+}
+
+std::string SpillingWorkload::describe() const {
+  return inner_->describe() + ", recompiled to " + std::to_string(shape_.regs_per_thread) +
+         " registers (R" + std::to_string(kept_) + " and up spilled to local memory)";
+}
+
+std::unique_ptr<Workload> apply_register_limit(std::unique_ptr<Workload> inner,
+                                               const Params& params) {
+  const double fraction = params.real("kernel.max_regs_fraction");
+  if (fraction >= 1.0) return inner;
+  const auto limit =
+      static_cast<uint32_t>(std::ceil(fraction * double(inner->shape().regs_per_thread)));
+  return std::make_unique<SpillingWorkload>(std::move(inner), limit);
+}
+
+}  // namespace warpreg

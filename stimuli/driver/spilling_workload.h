@@ -1,0 +1,44 @@
+#pragma once
+// A kernel recompiled to use fewer registers: the compiler's answer to a smaller
+// register file (seed 000 §8.1, the "compiler spill" point of Figure 11a). Registers
+// at or above a limit K live in local memory: every read of one is preceded by a load
+// into a scratch register and every write is followed by a store from one. The values
+// the program computes are unchanged, so the integrity check still holds.
+#include <memory>
+#include <vector>
+
+#include "stimuli/driver/workload.h"
+
+namespace warpreg {
+
+class SpillingWorkload : public Workload {
+ public:
+  /// Scratch registers the rewritten code needs: one per source (kMaxSrc).
+  static constexpr uint32_t kScratch = kMaxSrc;
+
+  /// `register_limit`: registers per thread of the recompiled kernel (K + kScratch);
+  /// throws WorkloadError when it leaves no room below the scratch registers or is not
+  /// below what the kernel uses.
+  SpillingWorkload(std::unique_ptr<Workload> inner, uint32_t register_limit);
+
+  const KernelShape& shape() const override { return shape_; }
+  const WarpStream& load_warp(uint32_t slot, uint32_t cta, uint32_t warp) override;
+  std::string describe() const override;
+
+  /// Registers kept in the register file (the others are spilled).
+  uint32_t kept_registers() const { return kept_; }
+
+ private:
+  std::unique_ptr<Workload> inner_;
+  KernelShape shape_;
+  uint32_t kept_ = 0;
+  std::vector<std::unique_ptr<WarpStream>> slots_;
+  std::vector<WarpRegister> memory_;  ///< the spilled registers' values of the warp being rewritten
+};
+
+/// Wraps `inner` when kernel.max_regs_fraction < 1: the limit is that fraction of the
+/// kernel's registers, rounded up. Returns `inner` unchanged otherwise.
+std::unique_ptr<Workload> apply_register_limit(std::unique_ptr<Workload> inner,
+                                               const Params& params);
+
+}  // namespace warpreg

@@ -1,0 +1,142 @@
+// RFV on the whole platform (one SystemC elaboration per test case): renaming,
+// GPU-shrink, gating, spilling and the hardware-only mode keep every value the program
+// reads; a release flag that frees a live register is caught by the integrity check.
+#include <catch2/catch.hpp>
+
+#include "modules/common/errors.h"
+#include "modules/common/params.h"
+#include "platforms/sm/platform.h"
+#include "stimuli/driver/workload.h"
+#include "testbenches/support/kernel_builder.h"
+
+using namespace warpreg;
+using Catch::Matchers::Contains;
+
+namespace {
+
+nlohmann::json run(const std::string& preset, const std::string& workload,
+                   const std::vector<std::string>& sets) {
+  const Params params = Params::load(preset, sets);
+  SmPlatform platform(params, open_workload(workload, params));
+  return platform.run();
+}
+
+const std::string kSample =
+    std::string(WARPREG_SHARED_DATA_DIR) + "/accelsim/kernel-593-ctx_0x55c28dad19e0.traceg";
+
+}  // namespace
+
+TEST_CASE("rfv: renaming with gating keeps every value on the Accel-Sim sample",
+          "[rfv][platform]") {
+  const nlohmann::json s = run("rfv", kSample, {});
+  REQUIRE(s["status"] == "ok");
+  CHECK(s["integrity"]["mismatches"] == 0);
+  CHECK(s["integrity"]["checked_reads"].get<uint64_t>() > 10000);
+  const nlohmann::json& rfv = s["blocks"]["rfv"];
+  CHECK(rfv["released_by_pir"].get<uint64_t>() > 0);
+  CHECK(rfv["allocations"] == rfv["releases"]);  // every register is freed by the end
+  CHECK(rfv["mean_mapped_registers"].get<double>() < 32 * 18);
+  CHECK(rfv["residency"]["register_subarrays"]["gated"].get<uint64_t>() > 0);
+  CHECK(s["blocks"]["regfile"]["leakage_pj"].get<double>() == 0.0);
+  CHECK(s["blocks"]["regfile"]["leakage_accounted_by"] == "rfv");
+  CHECK(s["metadata_instructions"].get<uint64_t>() == rfv["pir_fetches"].get<uint64_t>() +
+                                                          rfv["pbr_fetches"].get<uint64_t>());
+}
+
+TEST_CASE("rfv: GPU-shrink runs a profile on half the registers", "[rfv][platform]") {
+  const nlohmann::json s = run("rfv-shrink", "rfv-hotspot", {"profile.ctas=6"});
+  REQUIRE(s["status"] == "ok");
+  CHECK(s["integrity"]["mismatches"] == 0);
+  CHECK(s["blocks"]["rfv"]["max_mapped_registers"].get<uint64_t>() <= 512);
+  CHECK(s["blocks"]["regfile"]["storage_bits"].get<uint64_t>() == 512u * 1024);
+}
+
+TEST_CASE("rfv: a single CTA larger than the register file spills instead of deadlocking",
+          "[rfv][platform]") {
+  // 8 warps x 22 registers on 64 physical registers: the throttle cannot help (one CTA),
+  // so waiting warps are spilled and refilled.
+  const nlohmann::json s =
+      run("rfv", "rfv-hotspot", {"profile.ctas=1", "rf.physical_registers=64"});
+  REQUIRE(s["status"] == "ok");
+  CHECK(s["integrity"]["mismatches"] == 0);
+  CHECK(s["blocks"]["rfv"]["spills"].get<uint64_t>() > 0);
+  CHECK(s["blocks"]["rfv"]["fills"] == s["blocks"]["rfv"]["spills"]);
+}
+
+TEST_CASE("rfv: hardware-only renaming releases registers only at warp exit", "[rfv][platform]") {
+  const nlohmann::json s = run("rfv-hw-only", kSample, {});
+  REQUIRE(s["status"] == "ok");
+  CHECK(s["integrity"]["mismatches"] == 0);
+  const nlohmann::json& rfv = s["blocks"]["rfv"];
+  CHECK(rfv["released_by_pir"] == 0);
+  CHECK(rfv["released_at_exit"] == rfv["allocations"]);
+  CHECK(s["metadata_instructions"] == 0);
+}
+
+TEST_CASE("rfv: compiler mode needs a workload with static code", "[rfv][platform][bad-input]") {
+  try {
+    run("rfv", "synthetic", {"synth.ctas=1"});
+    FAIL("no error");
+  } catch (const ConfigError& e) {
+    CHECK_THAT(e.what(), Contains("rfv.mode = compiler needs the kernel's static code"));
+  }
+}
+
+namespace {
+
+/// One warp whose static code claims R1 dies at PC 0x0, while the dynamic stream
+/// reads R1 again at PC 0x110: the release flag frees a live register.
+class LyingWorkload : public Workload {
+ public:
+  LyingWorkload() : kernel_(testing::make_kernel({{"IADD R2, R1, 0x1", "EXIT"}}, {})) {
+    shape_.name = "lying";
+    shape_.ctas = 1;
+    shape_.threads_per_cta = 32;
+    shape_.regs_per_thread = 8;
+    add(0x100, InstClass::Alu, 1, kZeroRegister, 0xA000);  // R1 = A
+    add(0x000, InstClass::Alu, 2, 1, 0xB000);              // R2 = R1 + 1: R1 "dies"
+    add(0x108, InstClass::Alu, 5, kZeroRegister, 0xC000);  // R5 takes R1's old entry
+    add(0x110, InstClass::Alu, 6, 1, 0xD000);              // reads R1 again
+    WarpInst exit;
+    exit.pc = 0x8;
+    exit.cls = InstClass::Exit;
+    stream_.insts.push_back(exit);
+  }
+  const KernelShape& shape() const override { return shape_; }
+  const WarpStream& load_warp(uint32_t, uint32_t, uint32_t) override { return stream_; }
+  std::string describe() const override { return "lying kernel"; }
+  const Kernel* static_code() const override { return &kernel_; }
+
+ private:
+  void add(uint64_t pc, InstClass cls, uint16_t dst, uint16_t src, uint32_t base) {
+    WarpInst i;
+    i.pc = pc;
+    i.cls = cls;
+    i.num_dst = 1;
+    i.dst[0] = dst;
+    if (src != kZeroRegister) {
+      i.num_src = 1;
+      i.src[0] = src;
+    }
+    i.value_index = static_cast<uint32_t>(stream_.values.size());
+    WarpRegister v;
+    for (unsigned l = 0; l < kWarpSize; ++l) v.lane[l] = base + l;
+    stream_.values.push_back(v);
+    stream_.insts.push_back(i);
+  }
+  Kernel kernel_;
+  KernelShape shape_;
+  WarpStream stream_;
+};
+
+}  // namespace
+
+TEST_CASE("rfv: a release flag that frees a live register is an integrity mismatch",
+          "[rfv][platform][integrity]") {
+  const Params params = Params::load("rfv", {});
+  SmPlatform platform(params, std::make_unique<LyingWorkload>());
+  const nlohmann::json s = platform.run();
+  CHECK(s["status"] == "integrity_mismatch");
+  CHECK_THAT(s["error"].get<std::string>(), Contains("R1 at PC 0x110"));
+  CHECK(s["blocks"]["rfv"]["released_by_pir"] == 1);
+}
