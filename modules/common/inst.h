@@ -16,7 +16,7 @@ std::string_view to_string(InstClass c);
 /// Parses "alu", "sfu", "load", "store", "branch", "barrier", "exit"; false if unknown.
 bool parse_inst_class(std::string_view text, InstClass& out);
 
-constexpr unsigned kMaxDst = 2;
+constexpr unsigned kMaxDst = 4;  // a 128-bit load writes four registers
 constexpr unsigned kMaxSrc = 4;
 /// Architected register ids run 0..254; 255 is the zero register (RZ, never stored).
 constexpr uint16_t kZeroRegister = 255;
@@ -32,6 +32,14 @@ struct WarpInst {
   std::array<uint16_t, kMaxSrc> src{};
   /// Index into WarpStream::values of the value of dst[0]; dst[k] is at value_index + k.
   uint32_t value_index = 0;
+
+  /// A destination register (not RZ) named twice, or kZeroRegister when there is none.
+  uint16_t repeated_destination() const {
+    for (unsigned i = 0; i < num_dst; ++i)
+      for (unsigned j = i + 1; j < num_dst; ++j)
+        if (dst[i] == dst[j] && dst[i] != kZeroRegister) return dst[i];
+    return kZeroRegister;
+  }
 };
 
 }  // namespace warpreg

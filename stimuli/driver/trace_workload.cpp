@@ -343,8 +343,8 @@ class TraceParser {
     if (inst.num_dst != 0 && !class_writes_registers(inst.cls))
       fail(std::string(name) + " writes no register: remove d=");
     if (inst.cls == InstClass::Exit && inst.num_src != 0) fail("exit reads no register: remove s=");
-    if (inst.num_dst == 2 && inst.dst[0] == inst.dst[1] && inst.dst[0] != kZeroRegister)
-      fail("destination R" + std::to_string(inst.dst[0]) + " listed twice");
+    if (const uint16_t twice = inst.repeated_destination(); twice != kZeroRegister)
+      fail("destination R" + std::to_string(twice) + " listed twice");
   }
 
   void close_warp() {

@@ -437,8 +437,8 @@ class AccelSimParser {
                            std::to_string(line_number_) + ", is " + quoted(opcode) + ")");
     if (!class_writes_registers(inst.cls)) inst.num_dst = 0;
     if (inst.cls == InstClass::Exit) inst.num_src = 0;
-    if (inst.num_dst == 2 && inst.dst[0] == inst.dst[1] && inst.dst[0] != kZeroRegister)
-      fail("destination R" + std::to_string(inst.dst[0]) + " listed twice");
+    if (const uint16_t twice = inst.repeated_destination(); twice != kZeroRegister)
+      fail("destination R" + std::to_string(twice) + " listed twice");
     note_registers(inst);
     note_static(inst, opcode, index);
     inst.value_index = static_cast<uint32_t>(stream_->values.size());
