@@ -6,6 +6,7 @@
 
 #include "apps/cli.h"
 #include "modules/bdi/bdi_vectors.h"
+#include "modules/rfv/rfv_vectors.h"
 #include "modules/wrf/wrf_vectors.h"
 
 namespace warpreg::cli {
@@ -32,6 +33,15 @@ const std::vector<VectorGenerator>& generators() {
        [](std::ostream& out, uint64_t count, uint64_t seed) {
          return bdi::write_vectors(out, count, seed, bdi::Variant::Original);
        }},
+      {"rename-table",
+       "RFV renaming table: COUNT seeded write / read / release / warp-exit operations with "
+       "the physical register or release each returns and the free registers per bank "
+       "(docs/blocks/rfv.md)",
+       write_rename_table_vectors},
+      {"release-flag-cache",
+       "RFV release flag cache: COUNT seeded pir probes with hit or miss, the flags a hit "
+       "returns and the fill after a miss (docs/blocks/rfv.md)",
+       write_release_flag_cache_vectors},
       {"tric",
        "Warped Register File TRIC core: a seeded event sequence (collector assignments, reads, "
        "writebacks; COUNT steps) with each entry's ON/DROWSY/OFF state and wake-up wait, as one "
