@@ -84,6 +84,7 @@ RfvStage::RfvStage(sc_core::sc_module_name name, const RfvConfig& config,
     plan_.renamed_per_warp = shape.regs_per_thread;
     plan_.exempt.assign(shape.regs_per_thread, false);
   }
+  regs_per_thread_ = shape.regs_per_thread;
   try {
     table_.start_kernel(shape.regs_per_thread, plan_.exempt);
   } catch (const std::invalid_argument& e) {
@@ -133,13 +134,14 @@ RfvStage::RfvStage(sc_core::sc_module_name name, const RfvConfig& config,
 }
 
 void RfvStage::note_occupancy(uint32_t phys, uint64_t cycle) {
-  // Time-weighted count of mapped registers (the allocation the paper's Fig. 10 reduces).
+  // Time-weighted counts of mapped registers and resident warps (Fig. 10's allocation).
   if (cycle > counters_.mapped_since) {
     counters_.mapped_cycles += uint64_t{last_mapped_} * (cycle - counters_.mapped_since);
+    counters_.resident_warp_cycles += uint64_t{resident_warps_} * (cycle - counters_.mapped_since);
     counters_.mapped_since = cycle;
   }
   last_mapped_ = table_.mapped_registers();
-  if (!config_.power_gating) return;
+  if (!config_.power_gating || phys == kNoPhysical) return;
   const uint32_t sub = subarray_index(phys);
   const uint32_t bank = RenamingTable::bank_of_physical(phys, config_.renaming.rf_banks);
   const bool used = table_.subarray_occupancy(bank, table_.subarray_of(phys)) != 0;
@@ -233,6 +235,7 @@ IssueVerdict RfvStage::before_issue(uint32_t slot, uint32_t cta_slot, uint32_t i
 void RfvStage::issued(uint32_t slot, uint32_t /*cta_slot*/, const WarpInst& inst, uint64_t now) {
   WarpState& w = warps_[slot];
   w.meta_index = ~0u;
+  ++counters_.warp_instructions;
   // Destinations get their physical register now, so that the writeback always finds
   // one (the paper allocates at the write; a few cycles earlier here).
   for (unsigned k = 0; k < inst.num_dst; ++k) {
@@ -393,10 +396,14 @@ void RfvStage::b_transport(tlm::tlm_generic_payload& payload, sc_core::sc_time& 
   RfAccess& a = rf_access_of(payload);
   const uint16_t slot = a.warp_slot;
   switch (a.kind) {
-    case RfAccessKind::Launch:
+    case RfAccessKind::Launch: {
       warps_[slot] = WarpState{};
       warps_[slot].cta_slot = a.cta_slot;
+      const uint64_t cycle = clock_.cycle_at(delay);
+      note_occupancy(kNoPhysical, cycle);
+      ++resident_warps_;
       break;
+    }
     case RfAccessKind::Retire: {
       const uint64_t cycle = clock_.cycle_at(delay);
       for (uint32_t r = 0; r < table_.config().max_regs_per_thread; ++r) {
@@ -406,6 +413,8 @@ void RfvStage::b_transport(tlm::tlm_generic_payload& payload, sc_core::sc_time& 
         release(slot, static_cast<uint16_t>(r), cycle);
         ++counters_.released_at_exit;
       }
+      note_occupancy(kNoPhysical, cycle);
+      --resident_warps_;
       break;
     }
     case RfAccessKind::Read:
@@ -458,10 +467,7 @@ void RfvStage::b_transport(tlm::tlm_generic_payload& payload, sc_core::sc_time& 
 // ---------------------------------------------------------------- reports
 
 nlohmann::json RfvStage::stats(uint64_t end_cycle) {
-  if (end_cycle > counters_.mapped_since) {
-    counters_.mapped_cycles += uint64_t{last_mapped_} * (end_cycle - counters_.mapped_since);
-    counters_.mapped_since = end_cycle;
-  }
+  note_occupancy(kNoPhysical, end_cycle);
   energy_.finish(std::max(end_cycle, last_power_cycle_));
   nlohmann::json j = energy_.to_json();
   j["breakdown_pj"] = {
@@ -469,8 +475,26 @@ nlohmann::json RfvStage::stats(uint64_t end_cycle) {
                              energy_.group_leakage_pj(table_banks_)},
       {"flag_instructions", energy_.event_pj(pir_decodes_) + energy_.event_pj(pbr_decodes_)},
       {"register_leakage", config_.power_gating ? energy_.group_leakage_pj(subarrays_) : 0.0}};
-  j["mean_mapped_registers"] =
-      end_cycle ? double(counters_.mapped_cycles) / double(end_cycle) : 0.0;
+  // Fig. 10: registers allocated with renaming (renamed ones mapped, plus the exempt
+  // ones of resident warps) against the baseline's (every register of every resident warp).
+  const double cycles = end_cycle ? double(end_cycle) : 1.0;
+  const double mean_mapped = double(counters_.mapped_cycles) / cycles;
+  const double mean_warps = double(counters_.resident_warp_cycles) / cycles;
+  const double allocated = mean_mapped + mean_warps * table_.exempt_count();
+  const double baseline = mean_warps * regs_per_thread_;
+  j["mean_mapped_registers"] = mean_mapped;
+  j["mean_allocated_registers"] = allocated;
+  j["mean_baseline_registers"] = baseline;
+  j["allocation_reduction"] = baseline > 0 ? 1.0 - allocated / baseline : 0.0;
+  j["warp_instructions"] = counters_.warp_instructions;
+  j["dynamic_code_increase"] = counters_.warp_instructions
+                                   ? double(counters_.pir_fetches + counters_.pbr_fetches) /
+                                         double(counters_.warp_instructions)
+                                   : 0.0;
+  j["static_code_increase"] = program_.instruction_count()
+                                  ? double(program_.pir_count() + program_.pbr_count()) /
+                                        double(program_.instruction_count())
+                                  : 0.0;
   j["subarray_wakeups"] = counters_.wakeups;
   j["spills"] = counters_.spills;
   j["spilled_registers"] = counters_.spilled_registers;

@@ -124,6 +124,8 @@ class RfvStage : public OperandStage, public IssueHook, public ReportingBlock {
   static constexpr uint16_t kWritebackUnit = 0xfffe;
   uint32_t warps_per_cta_ = 0;
   uint32_t last_mapped_ = 0;
+  uint32_t resident_warps_ = 0;
+  uint32_t regs_per_thread_ = 0;
   uint32_t spill_latency_ = 400;  ///< cycles of a warp's fill loads (mem.miss_latency)
   RfTransaction spill_txn_;
 
@@ -134,8 +136,10 @@ class RfvStage : public OperandStage, public IssueHook, public ReportingBlock {
     uint64_t lookup_conflicts = 0;
     uint64_t wakeups = 0, wake_waits = 0;
     uint64_t spills = 0, spilled_registers = 0, fills = 0;
-    uint64_t mapped_cycles = 0;  ///< sum over cycles of renamed registers mapped
-    uint64_t mapped_since = 0;   ///< cycle of the last change of the mapped count
+    uint64_t mapped_cycles = 0;         ///< sum over cycles of renamed registers mapped
+    uint64_t resident_warp_cycles = 0;  ///< sum over cycles of resident warps
+    uint64_t warp_instructions = 0;     ///< instructions issued (for the code increase)
+    uint64_t mapped_since = 0;          ///< cycle of the last change of the mapped count
   } counters_;
 
   power::EnergyAccount energy_;

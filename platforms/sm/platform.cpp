@@ -101,16 +101,23 @@ class SmPlatformImpl {
                    {"conflict_cycles", rf.conflict_cycles}};
     stats["integrity"] = {{"checked_reads", shadow_.checked_reads()},
                           {"mismatches", shadow_.mismatches()}};
-    double dynamic = 0, leakage = 0;
+    double dynamic = 0, leakage = 0, register_file = 0;
     nlohmann::json blocks = nlohmann::json::object();
     for (ReportingBlock* b : blocks_) {
       nlohmann::json j = b->stats(cycles);
-      dynamic += j.value("dynamic_pj", 0.0);
-      leakage += j.value("leakage_pj", 0.0);
+      const double d = j.value("dynamic_pj", 0.0), l = j.value("leakage_pj", 0.0);
+      dynamic += d;
+      leakage += l;
+      // The register file proper: the banks and every design stage, without the
+      // operand collectors (sm) and the crossbar's wires.
+      if (b != &sm_ && b != &crossbar_) register_file += d + l;
       blocks[b->block_name()] = std::move(j);
     }
     stats["blocks"] = std::move(blocks);
-    stats["energy_pj"] = {{"dynamic", dynamic}, {"leakage", leakage}, {"total", dynamic + leakage}};
+    stats["energy_pj"] = {{"dynamic", dynamic},
+                          {"leakage", leakage},
+                          {"total", dynamic + leakage},
+                          {"register_file", register_file}};
     stats["technology"] = tech_.name();
     stats["params"] = params_.to_json();
     return stats;
