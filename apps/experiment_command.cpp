@@ -103,9 +103,9 @@ int experiment_command(const po::variables_map& vm) {
                               shell_quote(figures.string());
   const int rc = std::system(command.c_str());
   if (rc == -1 || !WIFEXITED(rc) || WEXITSTATUS(rc) != 0) {
-    print_error("plotting failed: " + command +
-                " (figures need Debian's python3-matplotlib, or WARPREG_PYTHON naming a Python "
-                "with matplotlib)");
+    print_error("plotting failed (the script's message is above): " + command +
+                " (a missing matplotlib means Debian's python3-matplotlib is not installed; "
+                "WARPREG_PYTHON names another Python)");
     return kExitFailed;
   }
   std::cout << "figures in " << figures.string() << '\n';

@@ -85,13 +85,15 @@ void declare_kernel_driver_params(std::vector<ParamSpec>& out) {
                             "Cap on the dynamic instructions of one warp, the final exit "
                             "included; a warp that reaches it ends there with an exit.",
                             kDriver));
-  out.push_back(profile_real("kernel.max_regs_fraction", "1", 0.01, 1, "fraction",
-                             "Recompile the kernel to this fraction of its registers (rounded "
-                             "up, 4 of them scratch): registers above the limit live in local "
-                             "memory, each read preceded by a load and each write followed by a "
-                             "store. 1: the kernel as given.",
-                             "seed 000 §8.1 and Fig. 11a: the compiler-spill alternative to "
-                             "GPU-shrink at 64 KB"));
+  out.push_back(profile_int("kernel.recompile_for_registers", 0, 0, 1 << 22, "32-bit registers",
+                            "Recompile the kernel as a compiler targeting a smaller register file "
+                            "would: keep the warps resident with this many registers (e.g. 32768, "
+                            "128 KB) on the SM's sm.registers by limiting registers per thread; "
+                            "registers above the limit (4 of the kept ones are scratch) live in "
+                            "local memory, each read preceded by a load and each write followed "
+                            "by a store. 0: the kernel as given.",
+                            "seed 000 §8.1 and Fig. 11a: the compiler-spill alternative to "
+                            "GPU-shrink at 64 KB"));
   out.push_back(profile_int("profile.ctas", 0, 0, 1 << 24, "CTAs",
                             "Grid size of a profile workload; 0 keeps the profile's own "
                             "(use a small value for quick runs).",

@@ -130,7 +130,8 @@ const std::vector<std::string> kStandardMetrics = {"cycles",
                                                    "integrity.mismatches",
                                                    "energy_pj.dynamic",
                                                    "energy_pj.leakage",
-                                                   "energy_pj.total"};
+                                                   "energy_pj.total",
+                                                   "energy_pj.register_file"};
 
 }  // namespace
 

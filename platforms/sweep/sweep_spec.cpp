@@ -300,8 +300,8 @@ Spec parse_spec(const ordered_json& json_in, const std::string& file, bool quick
           checked_string(list[i], where, std::string(field) + "[" + std::to_string(i) + "]"));
     }
   };
-  spec.normalise = {"cycles",          "ipc",     "energy_pj.dynamic", "energy_pj.leakage",
-                    "energy_pj.total", "blocks.*"};
+  spec.normalise = {"cycles",          "ipc",      "energy_pj.dynamic",       "energy_pj.leakage",
+                    "energy_pj.total", "blocks.*", "energy_pj.register_file"};
   if (json.contains("normalise")) spec.normalise.clear();
   string_list("normalise", spec.normalise);
   string_list("metrics", spec.metrics);

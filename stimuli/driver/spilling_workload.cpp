@@ -1,22 +1,23 @@
 #include "stimuli/driver/spilling_workload.h"
 
-#include <cmath>
+#include <algorithm>
 #include <string>
 
 #include "modules/common/params.h"
+#include "platforms/sm/occupancy.h"
 
 namespace warpreg {
 
 SpillingWorkload::SpillingWorkload(std::unique_ptr<Workload> inner, uint32_t register_limit)
     : inner_(std::move(inner)), shape_(inner_->shape()) {
   if (register_limit >= shape_.regs_per_thread)
-    throw WorkloadError("kernel.max_regs_fraction: a limit of " + std::to_string(register_limit) +
-                        " registers does not reduce the " + std::to_string(shape_.regs_per_thread) +
-                        " registers of " + shape_.name);
+    throw WorkloadError("kernel.recompile_for_registers: a limit of " +
+                        std::to_string(register_limit) + " registers does not reduce the " +
+                        std::to_string(shape_.regs_per_thread) + " registers of " + shape_.name);
   if (register_limit <= kScratch)
-    throw WorkloadError("kernel.max_regs_fraction: a limit of " + std::to_string(register_limit) +
-                        " registers leaves none beside the " + std::to_string(kScratch) +
-                        " scratch registers the spill code needs");
+    throw WorkloadError("kernel.recompile_for_registers: a limit of " +
+                        std::to_string(register_limit) + " registers leaves none beside the " +
+                        std::to_string(kScratch) + " scratch registers the spill code needs");
   kept_ = register_limit - kScratch;
   shape_.regs_per_thread = register_limit;
   memory_.resize(kMaxArchRegisters + 1);
@@ -85,12 +86,29 @@ std::string SpillingWorkload::describe() const {
          " registers (R" + std::to_string(kept_) + " and up spilled to local memory)";
 }
 
+uint32_t recompiled_register_limit(const KernelShape& kernel, const Params& params,
+                                   uint32_t reference_registers) {
+  SmLimits sm;
+  sm.max_warps = static_cast<uint32_t>(params.integer("sm.max_warps"));
+  sm.max_threads = static_cast<uint32_t>(params.integer("sm.max_threads"));
+  sm.max_ctas = static_cast<uint32_t>(params.integer("sm.max_ctas"));
+  sm.shared_mem_bytes = static_cast<uint32_t>(params.integer("sm.shared_mem_bytes"));
+  sm.reg_alloc_granularity = static_cast<uint32_t>(params.integer("sm.reg_alloc_granularity"));
+  const auto registers = static_cast<uint32_t>(params.integer("sm.registers"));
+  sm.registers = reference_registers;
+  const uint32_t warps = compute_occupancy(sm, kernel).warps();
+  const uint32_t granularity = std::max<uint32_t>(sm.reg_alloc_granularity, 1);
+  uint32_t limit = registers / kWarpSize / std::max<uint32_t>(warps, 1);
+  limit -= limit % granularity;
+  return std::min(limit, kernel.regs_per_thread);
+}
+
 std::unique_ptr<Workload> apply_register_limit(std::unique_ptr<Workload> inner,
                                                const Params& params) {
-  const double fraction = params.real("kernel.max_regs_fraction");
-  if (fraction >= 1.0) return inner;
-  const auto limit =
-      static_cast<uint32_t>(std::ceil(fraction * double(inner->shape().regs_per_thread)));
+  const auto reference = static_cast<uint32_t>(params.integer("kernel.recompile_for_registers"));
+  if (reference == 0) return inner;
+  const uint32_t limit = recompiled_register_limit(inner->shape(), params, reference);
+  if (limit >= inner->shape().regs_per_thread) return inner;
   return std::make_unique<SpillingWorkload>(std::move(inner), limit);
 }
 

@@ -36,8 +36,15 @@ class SpillingWorkload : public Workload {
   std::vector<WarpRegister> memory_;  ///< the spilled registers' values of the warp being rewritten
 };
 
-/// Wraps `inner` when kernel.max_regs_fraction < 1: the limit is that fraction of the
-/// kernel's registers, rounded up. Returns `inner` unchanged otherwise.
+/// The registers per thread a compiler allows the kernel so that the warps resident
+/// with `reference_registers` (the register file it was written for) stay resident
+/// with the SM's sm.registers: floor(sm.registers / 32 / warps) rounded down to the
+/// allocation granularity. The kernel's own count when it already fits.
+uint32_t recompiled_register_limit(const KernelShape& kernel, const Params& params,
+                                   uint32_t reference_registers);
+
+/// Wraps `inner` when kernel.recompile_for_registers is set and the kernel does not
+/// fit the SM's register file at the reference occupancy. Returns `inner` otherwise.
 std::unique_ptr<Workload> apply_register_limit(std::unique_ptr<Workload> inner,
                                                const Params& params);
 
