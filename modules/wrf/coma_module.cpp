@@ -49,6 +49,35 @@ void ComaModule::b_transport(tlm::tlm_generic_payload& payload, sc_core::sc_time
   initiator->b_transport(payload, delay);
 }
 
+double ComaModule::gated_share() const {
+  const ComaCore::Counters& c = core_.counters();
+  const uint64_t all = c.lanes_accessed + c.lanes_gated;
+  return all ? double(c.lanes_gated) / double(all) : 0.0;
+}
+
+namespace {
+
+// Shares of warp instructions with all 32, 17-31 and 1-16 active lanes, and the mean
+// share of active lanes (thread utilisation; seed 002 Figure 3 and its categories).
+nlohmann::json lane_breakdown(const std::array<uint64_t, kWarpSize + 1>& counts) {
+  uint64_t all = 0, half = 0, partial = 0, lanes = 0;
+  for (unsigned k = 0; k <= kWarpSize; ++k) {
+    all += counts[k];
+    lanes += k * counts[k];
+    if (k <= kWarpSize / 2)
+      half += counts[k];
+    else if (k < kWarpSize)
+      partial += counts[k];
+  }
+  const auto share = [all](uint64_t n) { return all ? double(n) / double(all) : 0.0; };
+  return {{"lanes_32", share(counts[kWarpSize])},
+          {"lanes_17_31", share(partial)},
+          {"lanes_0_16", share(half)},
+          {"utilisation", all ? double(lanes) / double(all * kWarpSize) : 0.0}};
+}
+
+}  // namespace
+
 nlohmann::json ComaModule::stats(uint64_t end_cycle) {
   energy_.finish(end_cycle);
   nlohmann::json j = energy_.to_json();
@@ -59,6 +88,10 @@ nlohmann::json ComaModule::stats(uint64_t end_cycle) {
   j["lanes_gated"] = c.lanes_gated;
   j["mask_mismatches"] = c.mismatches;
   j["read_active_lanes"] = c.read_active_lanes;
+  j["assigned_active_lanes"] = c.assigned_active_lanes;
+  j["reads_by_lanes"] = lane_breakdown(c.read_active_lanes);
+  j["instructions_by_lanes"] = lane_breakdown(c.assigned_active_lanes);
+  j["gated_share"] = gated_share();
   return j;
 }
 

@@ -23,6 +23,10 @@ class ComaModule : public OperandStage, public ReportingBlock {
   static ComaConfig config_from(const Params& params);
 
   const ComaCore& core() const { return core_; }
+  /// Lane segments kept idle over all segments of the reads and writes seen. With one
+  /// lane slice per lane (the presets) and equal read and write energy per slice (wrf32)
+  /// it is the register file's dynamic-energy saving (seed 002 Figure 7, second bar).
+  double gated_share() const;
 
   std::string block_name() const override { return "coma"; }
   nlohmann::json stats(uint64_t end_cycle) override;
