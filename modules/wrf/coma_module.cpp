@@ -1,5 +1,7 @@
 #include "modules/wrf/coma_module.h"
 
+#include <algorithm>
+
 #include "modules/common/params.h"
 #include "modules/common/rf_access.h"
 
@@ -13,16 +15,40 @@ ComaConfig ComaModule::config_from(const Params& p) {
 }
 
 ComaModule::ComaModule(sc_core::sc_module_name name, const Params& params,
-                       const power::TechTable& tech, double cycle_ns)
+                       const power::TechTable& tech, const CycleClock& clock)
     : OperandStage(name),
       core_(config_from(params)),
       lane_slices_(static_cast<uint32_t>(params.integer("rf.lane_slices"))),
-      energy_("coma", cycle_ns) {
+      clock_(clock),
+      bank_ports_(params.flag("coma.bank_ports") && lane_slices_ > 1),
+      banks_(static_cast<uint32_t>(params.integer("rf.banks"))),
+      interleaved_(params.text("rf.bank_mapping") == "interleaved"),
+      energy_("coma", clock.ns_per_cycle()) {
+  if (bank_ports_) {
+    read_free_.assign(banks_, 0);
+    write_free_.assign(banks_, 0);
+  }
   const double pj = tech.value("coma_table_access");
   table_writes_ = energy_.add_event(
       "table_writes", "active-mask table writes (a warp assigned a collector unit)", pj);
   table_reads_ =
       energy_.add_event("table_reads", "active-mask table reads (one per operand read)", pj);
+}
+
+uint32_t ComaModule::bank_of(const RfAccess& a) const {
+  return interleaved_ ? a.phys_reg % banks_ : (uint32_t(a.arch_reg) + a.warp_slot) % banks_;
+}
+
+uint64_t ComaModule::take_bank_port(std::vector<uint64_t>& next_free, const RfAccess& a,
+                                    sc_core::sc_time& delay) {
+  // Registers outside the file are the banks' to refuse.
+  if (a.phys_reg == kNoPhysical) return 0;
+  uint64_t& port = next_free[bank_of(a)];
+  const uint64_t cycle = clock_.cycle_at(delay);
+  const uint64_t grant = std::max(cycle, port);
+  if (grant > cycle) delay += clock_.cycles(grant - cycle);
+  port = grant + 1;
+  return grant - cycle;
 }
 
 void ComaModule::b_transport(tlm::tlm_generic_payload& payload, sc_core::sc_time& delay) {
@@ -38,10 +64,17 @@ void ComaModule::b_transport(tlm::tlm_generic_payload& payload, sc_core::sc_time
     case RfAccessKind::Read:
       a.read_lanes &= core_.read_mask(a.collector, a.active_mask);
       energy_.count(table_reads_);
+      if (bank_ports_) {
+        if (const uint64_t waited = take_bank_port(read_free_, a, delay)) {
+          ++conflicted_reads_;
+          read_conflict_cycles_ += waited;
+        }
+      }
       break;
     case RfAccessKind::Write:
       // The write already switches only the slices of its (scoreboard) mask.
       core_.write_mask(a.active_mask);
+      if (bank_ports_ && take_bank_port(write_free_, a, delay) > 0) ++conflicted_writes_;
       break;
     default:
       break;
@@ -92,6 +125,10 @@ nlohmann::json ComaModule::stats(uint64_t end_cycle) {
   j["reads_by_lanes"] = lane_breakdown(c.read_active_lanes);
   j["instructions_by_lanes"] = lane_breakdown(c.assigned_active_lanes);
   j["gated_share"] = gated_share();
+  if (bank_ports_)
+    j["bank_conflicts"] = {{"reads", conflicted_reads_},
+                           {"read_cycles", read_conflict_cycles_},
+                           {"writes", conflicted_writes_}};
   return j;
 }
 
@@ -108,7 +145,7 @@ nlohmann::json ComaModule::describe() const {
             {"read", "every operand read, by collector unit id"},
             {"writeback_mask", "scoreboard: the writeback's active mask"}}},
           {"latency_cycles", {{"table_access", 0}}},
-          {"parameters", {{"rf.lane_slices", lane_slices_}}},
+          {"parameters", {{"rf.lane_slices", lane_slices_}, {"coma.bank_ports", bank_ports_}}},
           {"energy", energy_.describe()}};
 }
 

@@ -6,7 +6,11 @@
 // With one lane slice per lane (rf.lane_slices = 32) a slice is one lane's
 // word-line segment; with narrow banks (fewer lanes per bank) COMA gates whole
 // bank accesses instead.
+#include <vector>
+
 #include "modules/common/block.h"
+#include "modules/common/cycle_clock.h"
+#include "modules/common/rf_access.h"
 #include "modules/operand_path/operand_stage.h"
 #include "modules/wrf/coma_core.h"
 #include "power/energy.h"
@@ -18,7 +22,7 @@ class Params;
 class ComaModule : public OperandStage, public ReportingBlock {
  public:
   ComaModule(sc_core::sc_module_name name, const Params& params, const power::TechTable& tech,
-             double cycle_ns);
+             const CycleClock& clock);
 
   static ComaConfig config_from(const Params& params);
 
@@ -36,8 +40,24 @@ class ComaModule : public OperandStage, public ReportingBlock {
   void b_transport(tlm::tlm_generic_payload& payload, sc_core::sc_time& delay) override;
 
  private:
+  /// The bank of an access, as the register file maps it (RegFileCore::bank_of).
+  uint32_t bank_of(const RfAccess& a) const;
+  /// With coma.bank_ports: holds the access back to its bank port's first free cycle;
+  /// returns the cycles it waited.
+  uint64_t take_bank_port(std::vector<uint64_t>& next_free, const RfAccess& a,
+                          sc_core::sc_time& delay);
+
   ComaCore core_;
   uint32_t lane_slices_;
+  CycleClock clock_;
+  bool bank_ports_;
+  uint32_t banks_;
+  bool interleaved_;
+  std::vector<uint64_t> read_free_;   ///< per bank: first cycle the read port is free
+  std::vector<uint64_t> write_free_;  ///< per bank: first cycle the write port is free
+  /// Bank conflicts COMA resolved (the register file then sees none): reads and writes
+  /// held back for their bank's port, and the cycles reads waited.
+  uint64_t conflicted_reads_ = 0, read_conflict_cycles_ = 0, conflicted_writes_ = 0;
   power::EnergyAccount energy_;
   power::EnergyAccount::EventId table_writes_, table_reads_;
 };

@@ -20,7 +20,7 @@ void add_wrf_stages(const Params& params, OperandStages& stages) {
     stages.push_back(std::move(stage));
   }
   if (coma) {
-    auto stage = std::make_unique<ComaModule>("coma", params, tech, clock.ns_per_cycle());
+    auto stage = std::make_unique<ComaModule>("coma", params, tech, clock);
     if (tric_stage) tric_stage->attach_coma(stage.get());
     stages.push_back(std::move(stage));
   }

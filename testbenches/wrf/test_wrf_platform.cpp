@@ -128,6 +128,12 @@ TEST_CASE("wrf platform: wrf on the wrf-nn profile runs clean with half-empty wa
   check_coma(s);
   const nlohmann::json& tric = s["blocks"]["tric"];
   const nlohmann::json& coma = s["blocks"]["coma"];
+  // COMA serialises each bank's accesses (coma.bank_ports), so the register file's
+  // arbiter finds its ports free and COMA counts the conflicts.
+  CHECK(s["rf"]["bank_conflicts"] == 0);
+  CHECK(coma["bank_conflicts"]["reads"].get<uint64_t>() > 0);
+  CHECK(coma["bank_conflicts"]["read_cycles"].get<uint64_t>() >=
+        coma["bank_conflicts"]["reads"].get<uint64_t>());
   // The register file's cells leak in TRIC's account only.
   CHECK(s["blocks"]["regfile"]["leakage_pj"] == 0.0);
   CHECK(s["blocks"]["regfile"]["leakage_accounted_by"] == "tric");
