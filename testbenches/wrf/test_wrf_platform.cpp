@@ -61,6 +61,11 @@ TEST_CASE("wrf platform: wrf-tric runs clean with entries drowsy most of the tim
   check_clean(s);
   check_tric(s);
   CHECK(s["blocks"]["tric"]["delay_cycles"].get<uint64_t>() > 0);  // 3-cycle wake-up
+  // Without COMA the dynamic saving is 0 and the totals weight the leakage saving alone.
+  const nlohmann::json& tric = s["blocks"]["tric"];
+  CHECK(tric["dynamic_saving"] == 0.0);
+  CHECK(tric["weighted_saving"]["r5"].get<double>() ==
+        Approx(tric["leakage_saving"].get<double>() / 6));
 }
 
 TEST_CASE("wrf platform: wrf-coma runs clean with reads gated by the active mask",
