@@ -90,7 +90,7 @@ double ComaModule::gated_share() const {
 
 namespace {
 
-// Shares of warp instructions with all 32, 17-31 and 1-16 active lanes, and the mean
+// Shares of warp instructions with all 32, 17-31 and 0-16 active lanes, and the mean
 // share of active lanes (thread utilisation; seed 002 Figure 3 and its categories).
 nlohmann::json lane_breakdown(const std::array<uint64_t, kWarpSize + 1>& counts) {
   uint64_t all = 0, half = 0, partial = 0, lanes = 0;
