@@ -169,7 +169,11 @@ def draw_bar(ax, plot, rows):
                 ax.errorbar(p, h, yerr=[[h - s[0]], [s[1] - h]], color="black", capsize=2,
                             linewidth=0.6)
     ax.set_xticks(range(len(xs)))
-    ax.set_xticklabels(xs, rotation=20 if max((len(x) for x in xs), default=0) > 8 else 0)
+    longest = max((len(x) for x in xs), default=0)
+    if len(xs) * longest > 60:  # many long names (e.g. 15 benchmarks): steeper, right-aligned
+        ax.set_xticklabels(xs, rotation=45, ha="right", rotation_mode="anchor")
+    else:
+        ax.set_xticklabels(xs, rotation=20 if longest > 8 else 0)
     if any(str(y).startswith("norm.") for y in (plot["y"] if isinstance(plot["y"], list)
                                                   else [plot["y"]])):
         ax.axhline(1.0, color="black", linewidth=0.8)
@@ -207,7 +211,8 @@ def draw(plot, rows, out_dir):
             plot["y"] if isinstance(plot["y"], list) else [plot["y"]]):
         if column and rows and column not in rows[0]:
             sys.exit(f"plot_results.py: figure {plot['name']}: no column '{column}' in results.csv")
-    fig, ax = plt.subplots(figsize=(5.0, 3.0))
+    categories = len({r[plot["x"]] for r in rows}) if plot["kind"] == "bar" else 0
+    fig, ax = plt.subplots(figsize=(max(5.0, 0.45 * categories), 3.0))
     (draw_bar if plot["kind"] == "bar" else draw_line)(ax, plot, rows)
     ax.set_xlabel(plot.get("xlabel", plot["x"]))
     ax.set_ylabel(plot.get("ylabel", plot["y"] if isinstance(plot["y"], str) else "value"))

@@ -20,6 +20,7 @@ void ComaCore::assign(uint32_t collector, LaneMask mask) {
                             std::to_string(table_.size()) + " entries of the mask table");
   table_[collector] = mask;
   ++counters_.table_writes;
+  ++counters_.assigned_active_lanes[static_cast<unsigned>(__builtin_popcount(mask))];
 }
 
 void ComaCore::account(LaneMask mask) {

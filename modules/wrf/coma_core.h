@@ -49,6 +49,9 @@ class ComaCore {
     /// Operand reads by number of active lanes, 0..32 (seed 002 Figure 3 counts the same
     /// per warp instruction).
     std::array<uint64_t, kWarpSize + 1> read_active_lanes{};
+    /// Collector assignments (issued warp instructions with register operands) by number
+    /// of active lanes, 0..32: seed 002 Figure 3's active-thread breakdown.
+    std::array<uint64_t, kWarpSize + 1> assigned_active_lanes{};
   };
   const Counters& counters() const { return counters_; }
 

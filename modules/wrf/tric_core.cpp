@@ -112,6 +112,7 @@ void TricCore::launch(uint32_t first, uint32_t count, uint64_t cycle) {
     e.phase = RegPower::Drowsy;
     e.drowsy_since = cycle;
     ++counters_.launches;
+    counters_.peak_allocated = std::max(counters_.peak_allocated, ++counters_.allocated);
   }
 }
 
@@ -131,6 +132,7 @@ void TricCore::retire(uint32_t first, uint32_t count, uint64_t cycle) {
     e.held = 0;
     e.sleep_at = kNone;
     ++counters_.retirements;
+    --counters_.allocated;
   }
 }
 

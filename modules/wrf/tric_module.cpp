@@ -5,6 +5,7 @@
 #include "modules/common/errors.h"
 #include "modules/common/params.h"
 #include "modules/common/rf_access.h"
+#include "modules/wrf/coma_module.h"
 #include "power/tech_scaling.h"
 
 namespace warpreg {
@@ -146,8 +147,28 @@ nlohmann::json TricModule::stats(uint64_t end_cycle) {
       {"distances", k.inter_access_count}};
   j["violations"] = {{"off_access", k.off_violations}, {"drowsy_access", k.drowsy_violations}};
   // What the same entries would leak all ON (the register file without TRIC).
-  j["all_on_leakage_pj"] =
+  const double all_on_pj =
       double(c.registers) * double(end_cycle) * entry_on_mw_ * clock_.ns_per_cycle();
+  j["all_on_leakage_pj"] = all_on_pj;
+  // Seed 002 Figure 7, first bar: leakage power against the same run all ON.
+  const double leakage_saving = all_on_pj > 0 ? 1.0 - j["leakage_pj"].get<double>() / all_on_pj : 0;
+  j["leakage_saving"] = leakage_saving;
+  // Seed 002 Table 1: the share of the register file the resident warps allocate, at
+  // most (all CTAs resident) and averaged over the run (entry-cycles not OFF).
+  const nlohmann::json& residency = j["residency"]["register_entries"];
+  double entry_cycles = 0;
+  for (const auto& state : residency) entry_cycles += state.get<double>();
+  j["allocated_share"] = {
+      {"peak", double(k.peak_allocated) / double(c.registers)},
+      {"mean", entry_cycles > 0 ? 1.0 - residency["off"].get<double>() / entry_cycles : 0.0}};
+  // Seed 002 §6.4: total power saving with dynamic power r times the leakage power,
+  // (r x dynamic saving + leakage saving) / (r + 1); without COMA the dynamic saving is 0.
+  const double dynamic_saving = coma_ ? coma_->gated_share() : 0.0;
+  j["dynamic_saving"] = dynamic_saving;
+  nlohmann::json weighted;
+  for (const int r : {2, 5, 8})
+    weighted["r" + std::to_string(r)] = (r * dynamic_saving + leakage_saving) / (r + 1);
+  j["weighted_saving"] = weighted;
   return j;
 }
 

@@ -17,6 +17,7 @@
 
 namespace warpreg {
 
+class ComaModule;
 class Params;
 
 class TricModule : public OperandStage, public ReportingBlock, private TransitionSink {
@@ -29,6 +30,9 @@ class TricModule : public OperandStage, public ReportingBlock, private Transitio
 
   const TricCore& core() const { return core_; }
   const power::EnergyAccount& energy() const { return energy_; }
+  /// With COMA on the same path (preset `wrf`), stats() weights TRIC's leakage saving
+  /// and COMA's dynamic saving into the paper's total (seed 002 §6.4).
+  void attach_coma(const ComaModule* coma) { coma_ = coma; }
 
   std::string block_name() const override { return "tric"; }
   bool owns_register_leakage() const override { return true; }
@@ -50,6 +54,7 @@ class TricModule : public OperandStage, public ReportingBlock, private Transitio
   power::EnergyAccount::EventId wakeups_, sleeps_, launches_;
   power::EnergyAccount::GroupId entries_;
   TricCore core_;
+  const ComaModule* coma_ = nullptr;
 };
 
 }  // namespace warpreg

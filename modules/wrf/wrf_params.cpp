@@ -52,6 +52,15 @@ void declare_wrf_params(std::vector<ParamSpec>& out) {
       "amplifiers. Needs rf.lane_slices > 1 to save anything (32: one segment per lane). "
       "Adds the 'coma' stage to the operand path.",
       "seed 002 §5 and §5.1"));
+  out.push_back(bool_param(
+      "coma.bank_ports", true,
+      "COMA serialises the accesses of each bank through one read and one write port, as a "
+      "divided-word-line bank with one row decoder serves one register per cycle whatever "
+      "the masks. false: the register file's ports per lane slice, so two reads (or writes) "
+      "of one bank with disjoint active masks can share a cycle (a timing artefact of the "
+      "slice model).",
+      "seed 002 §5.1, Figure 6: the DWL gates word-line segments of the one row being "
+      "accessed; Table 3 (16 banks, 128-byte registers)"));
 }
 
 }  // namespace warpreg

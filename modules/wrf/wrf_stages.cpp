@@ -13,9 +13,17 @@ void add_wrf_stages(const Params& params, OperandStages& stages) {
   if (!tric && !coma) return;
   const power::TechTable tech = power::TechTable::load(params.text("power.tech"));
   const CycleClock clock(params.real("sim.clock_mhz"));
-  if (tric) stages.push_back(std::make_unique<TricModule>("tric", params, tech, clock));
-  if (coma)
-    stages.push_back(std::make_unique<ComaModule>("coma", params, tech, clock.ns_per_cycle()));
+  TricModule* tric_stage = nullptr;
+  if (tric) {
+    auto stage = std::make_unique<TricModule>("tric", params, tech, clock);
+    tric_stage = stage.get();
+    stages.push_back(std::move(stage));
+  }
+  if (coma) {
+    auto stage = std::make_unique<ComaModule>("coma", params, tech, clock);
+    if (tric_stage) tric_stage->attach_coma(stage.get());
+    stages.push_back(std::move(stage));
+  }
 }
 
 }  // namespace warpreg

@@ -41,3 +41,19 @@ TEST_CASE("coma core: writebacks gate with the scoreboard's mask", "[coma][core]
   CHECK(coma.counters().lanes_accessed == 8);
   CHECK(coma.counters().lanes_gated == 24);
 }
+
+TEST_CASE("coma core: collector assignments are counted by active lanes", "[coma][core]") {
+  ComaCore coma(ComaConfig{16});
+  coma.assign(0, kFullMask);
+  coma.assign(1, kFullMask);
+  coma.assign(2, 0x0000ffffu);
+  coma.assign(2, 0x00000001u);
+  const auto& lanes = coma.counters().assigned_active_lanes;
+  CHECK(lanes[32] == 2);
+  CHECK(lanes[16] == 1);
+  CHECK(lanes[1] == 1);
+  uint64_t all = 0;
+  for (const uint64_t n : lanes) all += n;
+  CHECK(all == coma.counters().table_writes);
+  CHECK(coma.counters().read_active_lanes[32] == 0);  // no read yet
+}

@@ -14,7 +14,7 @@ TEST_CASE("coma module: reads switch only the lanes of the collector's active ma
   const Params params = Params::load("wrf-coma");
   const power::TechTable tech = power::TechTable::load(params.text("power.tech"));
   const CycleClock clock(params.real("sim.clock_mhz"));
-  ComaModule coma("coma", params, tech, clock.ns_per_cycle());
+  ComaModule coma("coma", params, tech, clock);
   StubInitiator init("init", clock);
   StubTarget target("target", clock);
   init.socket.bind(coma.target);
@@ -60,4 +60,53 @@ TEST_CASE("coma module: reads switch only the lanes of the collector's active ma
   CHECK(s["mask_mismatches"] == 0);
   CHECK(s["storage_bits"] == 512);
   CHECK(coma.describe()["storage_bits"]["mask_table"] == 512);
+}
+
+namespace {
+
+// Two collectors with disjoint active masks read registers of the same bank in the
+// same cycle; returns the cycles the banks saw the two reads.
+std::vector<uint64_t> two_disjoint_reads_of_one_bank(const std::vector<std::string>& sets) {
+  const Params params = Params::load("wrf-coma", sets);
+  const power::TechTable tech = power::TechTable::load(params.text("power.tech"));
+  const CycleClock clock(params.real("sim.clock_mhz"));
+  ComaModule coma("coma", params, tech, clock);
+  StubInitiator init("init", clock);
+  StubTarget target("target", clock);
+  init.socket.bind(coma.target);
+  coma.initiator.bind(target.socket);
+
+  struct Driver : sc_core::sc_module {
+    SC_HAS_PROCESS(Driver);
+    StubInitiator& init;
+    CycleClock clock;
+    Driver(sc_core::sc_module_name n, StubInitiator& i, const CycleClock& c)
+        : sc_module(n), init(i), clock(c) {
+      SC_THREAD(run);
+    }
+    void run() {
+      sc_core::wait(clock.cycles(2));
+      init.send(RfAccessKind::Wake, kNoPhysical, 1, 0x0000ffffu, 0, 0);
+      init.send(RfAccessKind::Wake, kNoPhysical, 2, 0xffff0000u, 0, 0);
+      // Entries 0 and 16 share bank 0 (arch_reg 0, warp slot 0 of the stub).
+      init.send(RfAccessKind::Read, 0, 1, 0x0000ffffu);
+      init.send(RfAccessKind::Read, 16, 2, 0xffff0000u);
+    }
+  } driver("driver", init, clock);
+  sc_core::sc_start();
+  std::vector<uint64_t> cycles;
+  for (const auto& seen : target.seen)
+    if (seen.kind == RfAccessKind::Read) cycles.push_back(seen.cycle);
+  return cycles;
+}
+
+}  // namespace
+
+TEST_CASE("coma module: one read port per bank whatever the masks", "[coma][module]") {
+  // The divided word line gates segments of the one row a bank reads per cycle.
+  CHECK(two_disjoint_reads_of_one_bank({}) == std::vector<uint64_t>{2, 3});
+}
+
+TEST_CASE("coma module: without bank ports disjoint masks share a cycle", "[coma][module]") {
+  CHECK(two_disjoint_reads_of_one_bank({"coma.bank_ports=false"}) == std::vector<uint64_t>{2, 2});
 }

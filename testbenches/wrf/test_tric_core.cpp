@@ -256,3 +256,19 @@ TEST_CASE("tric core: near and far sleeps commit in cycle order", "[tric][core]"
   CHECK(tric.counters().sleeps == 5);
   for (uint32_t r = 1; r <= 5; ++r) CHECK(tric.state(r, 400) == Drowsy);
 }
+
+TEST_CASE("tric core: allocated entries are counted and their peak kept", "[tric][core]") {
+  RecordingSink sink;
+  TricCore tric(config(3), sink);
+  tric.launch(0, 8, 0);
+  tric.launch(8, 8, 5);
+  tric.launch(8, 8, 6);  // already allocated: counted once
+  CHECK(tric.counters().allocated == 16);
+  tric.retire(0, 8, 20);
+  CHECK(tric.counters().allocated == 8);
+  tric.launch(16, 4, 30);
+  CHECK(tric.counters().allocated == 12);
+  CHECK(tric.counters().peak_allocated == 16);
+  tric.retire(4, 8, 40);  // entries 4..7 are off already
+  CHECK(tric.counters().allocated == 8);
+}

@@ -61,6 +61,11 @@ TEST_CASE("wrf platform: wrf-tric runs clean with entries drowsy most of the tim
   check_clean(s);
   check_tric(s);
   CHECK(s["blocks"]["tric"]["delay_cycles"].get<uint64_t>() > 0);  // 3-cycle wake-up
+  // Without COMA the dynamic saving is 0 and the totals weight the leakage saving alone.
+  const nlohmann::json& tric = s["blocks"]["tric"];
+  CHECK(tric["dynamic_saving"] == 0.0);
+  CHECK(tric["weighted_saving"]["r5"].get<double>() ==
+        Approx(tric["leakage_saving"].get<double>() / 6));
 }
 
 TEST_CASE("wrf platform: wrf-coma runs clean with reads gated by the active mask",
@@ -113,4 +118,48 @@ TEST_CASE("wrf platform: TRIC on a table without its coefficients names table an
   const Params params = Params::load("wrf-tric", {"power.tech=wc45"});
   CHECK_THROWS_WITH(SmPlatform(params, open_workload("synthetic", params)),
                     Catch::Contains("wc45") && Catch::Contains("tric_transition"));
+}
+
+// A real benchmark profile (seed 002 Table 1's nn: 16-thread CTAs, 8 resident) instead
+// of the synthetic kernel: clean, and the characterisation figures follow from the
+// profile's shape.
+TEST_CASE("wrf platform: wrf on the wrf-nn profile runs clean with half-empty warps",
+          "[wrf][platform]") {
+  const Params params = Params::load("wrf", {"profile.ctas=64"});
+  SmPlatform platform(params, open_workload("wrf-nn", params));
+  const nlohmann::json s = platform.run();
+  check_clean(s);
+  check_tric(s);
+  check_coma(s);
+  const nlohmann::json& tric = s["blocks"]["tric"];
+  const nlohmann::json& coma = s["blocks"]["coma"];
+  // COMA serialises each bank's accesses (coma.bank_ports), so the register file's
+  // arbiter finds its ports free and COMA counts the conflicts.
+  CHECK(s["rf"]["bank_conflicts"] == 0);
+  CHECK(coma["bank_conflicts"]["reads"].get<uint64_t>() > 0);
+  CHECK(coma["bank_conflicts"]["read_cycles"].get<uint64_t>() >=
+        coma["bank_conflicts"]["reads"].get<uint64_t>());
+  // The register file's cells leak in TRIC's account only.
+  CHECK(s["blocks"]["regfile"]["leakage_pj"] == 0.0);
+  CHECK(s["blocks"]["regfile"]["leakage_accounted_by"] == "tric");
+  // Table 1: at full occupancy the resident warps hold warps x registers of 1024 entries.
+  const nlohmann::json& occ = s["occupancy"];
+  CHECK(tric["allocated_share"]["peak"].get<double>() ==
+        Approx(occ["warps"].get<double>() * occ["regs_per_thread"].get<double>() / 1024));
+  CHECK(tric["allocated_share"]["mean"].get<double>() <=
+        tric["allocated_share"]["peak"].get<double>());
+  // 16 threads per CTA: every warp instruction has at most 16 active lanes, so COMA
+  // keeps at least half of every register access idle (Figure 3's category 3).
+  CHECK(coma["instructions_by_lanes"]["lanes_0_16"] == 1.0);
+  CHECK(coma["instructions_by_lanes"]["utilisation"].get<double>() <= 0.5);
+  CHECK(coma["gated_share"].get<double>() >= 0.5);
+  // Figure 7's bars, and the total weighted as seed §6.4 does.
+  const double leak = tric["leakage_saving"].get<double>();
+  const double dyn = tric["dynamic_saving"].get<double>();
+  CHECK(dyn == coma["gated_share"].get<double>());
+  CHECK(leak ==
+        Approx(1 - tric["leakage_pj"].get<double>() / tric["all_on_leakage_pj"].get<double>()));
+  CHECK(leak > 0.9);  // about 90 % of the file is never allocated
+  CHECK(tric["weighted_saving"]["r2"].get<double>() == Approx((2 * dyn + leak) / 3));
+  CHECK(tric["weighted_saving"]["r8"].get<double>() == Approx((8 * dyn + leak) / 9));
 }
