@@ -333,3 +333,21 @@ TEST_CASE("wc stage: what reaches the banks is the image with narrowed masks",
   });
   sc_core::sc_start();
 }
+
+TEST_CASE("wc stage: power.rf_access_scale multiplies the bank access energy",
+          "[bdi][wc][module][energy]") {
+  WcBench bench({"power.rf_access_scale=2.5"});
+  StubInitiator& init = bench.init;
+  Driver driver("driver", [&] {
+    init.buffer = ramp(0x1000, 3);  // <4,1>: three 16-byte slices written
+    init.access(RfAccessKind::Write, 2);
+    init.wait_until(20);
+    init.access(RfAccessKind::Read, 2);  // and read
+  });
+  sc_core::sc_start();
+  const nlohmann::json rf = bench.rf.stats(40);
+  CHECK(rf["events"]["slice_writes"] == 3);
+  CHECK(rf["events"]["slice_reads"] == 3);
+  // wc45: 7 pJ per 16-byte access (seed 001 Table 3), x 2.5.
+  CHECK(rf["dynamic_pj"].get<double>() == Approx(6 * 7.0 * 2.5));
+}
