@@ -309,7 +309,11 @@ nlohmann::json WcStage::stats(uint64_t end_cycle) {
   for (size_t i = 0; i < codec_.choices().size(); ++i)
     by_enc[codec_.choices()[i].name()] = c.writes_by_indicator[i + 1];
   j["writes_by_encoding"] = by_enc;
-  const auto ratio = [](uint64_t a, uint64_t b) { return b ? double(a) / double(b) : 0.0; };
+  // A ratio without a denominator (no divergent write, say) is null, so that the
+  // sweep's results.csv leaves it empty and means skip it.
+  const auto ratio = [](uint64_t a, uint64_t b) {
+    return b ? nlohmann::json(double(a) / double(b)) : nlohmann::json();
+  };
   const uint64_t full_writes = c.writes - c.divergent_writes;
   // Figure 5's shares, keyed base4_delta1 etc. so that they make plain CSV columns.
   nlohmann::json enc_share = nlohmann::json::object();
