@@ -370,7 +370,7 @@ nlohmann::json WcStage::stats(uint64_t end_cycle) {
     by_slice["slice" + std::to_string(s)] = ratio(sum, uint64_t(config_.state.banks) * end);
   }
   const double ns = clock_.ns_per_cycle();
-  const double banks_on_pj = double(gated.size()) * double(end) * bank_leakage_mw_ * ns;
+  const double all_on_pj = double(gated.size()) * double(end) * bank_leakage_mw_ * ns;
   const double saved_pj = double(gated_total) * (bank_leakage_mw_ - gated_leakage_mw_) * ns;
   j["bank_gating"] = {{"enabled", config_.state.gating},
                       {"banks", state_.columns()},
@@ -381,8 +381,8 @@ nlohmann::json WcStage::stats(uint64_t end_cycle) {
                       {"gated_fraction_per_bank", fraction},
                       {"gated_fraction", ratio(gated_total, uint64_t(gated.size()) * end)},
                       {"gated_fraction_by_slice", by_slice},
-                      {"bank_leakage_pj", banks_on_pj - saved_pj},
-                      {"all_on_leakage_pj", banks_on_pj},
+                      {"bank_leakage_pj", all_on_pj - saved_pj},
+                      {"all_on_leakage_pj", all_on_pj},
                       {"leakage_saved_pj", saved_pj}};
   return j;
 }
