@@ -35,6 +35,20 @@ void declare_power_params(std::vector<ParamSpec>& out) {
       "times this length.";
   wire.source = "seed 001 §6.1: 'the data read from the register banks travels 1 mm' (Table 3)";
   out.push_back(wire);
+
+  ParamSpec access;
+  access.name = "power.rf_access_scale";
+  access.type = ParamType::Real;
+  access.default_value = "1.0";
+  access.unit = "factor";
+  access.min = 0;
+  access.max = 100;
+  access.description =
+      "Multiplies the technology table's register-bank read and write energy (rf_bank_read, "
+      "rf_bank_write) charged by the register file; 1.5, 2.0, 2.5 in the per-bank access "
+      "energy study.";
+  access.source = "seed 001 §6.7, Figure 18 (1.0 = Table 3)";
+  out.push_back(access);
 }
 
 }  // namespace warpreg

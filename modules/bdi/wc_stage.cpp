@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <string>
 
 #include "modules/common/errors.h"
 #include "modules/common/params.h"
@@ -85,13 +86,44 @@ WcStage::WcStage(sc_core::sc_module_name name, const WcStageConfig& config,
                                             power::PowerState::On, c_mw);
   decompressor_units_ = energy_.add_residency("decompressors", "decompression units",
                                               config_.decompressors, power::PowerState::On, d_mw);
+  // The register file's banks, one residency group per 16-byte bank (bank, slice):
+  // the same leakage per byte as RegisterFileModule's banks, which report none
+  // while this stage owns their leakage.
   const double column_bytes =
       double(config_.state.entries_per_bank) * kWarpRegisterBytes / config_.state.lane_slices;
   bank_leakage_mw_ = power::scaled(tech, "rf_bank_leakage", "bank_bytes", column_bytes);
   gated_leakage_mw_ =
       bank_leakage_mw_ *
       (tech.has("rf_gated_leakage_fraction") ? tech.value("rf_gated_leakage_fraction") : 0.0);
+  const double column_mw[power::kPowerStateCount] = {bank_leakage_mw_, 0, 0, gated_leakage_mw_};
+  // Nothing is valid before the first write: with gating every bank starts gated.
+  const power::PowerState initial =
+      config_.state.gating ? power::PowerState::Gated : power::PowerState::On;
+  for (uint32_t b = 0; b < config_.state.banks; ++b)
+    for (uint32_t s = 0; s < config_.state.lane_slices; ++s)
+      column_groups_.push_back(
+          energy_.add_residency("rf_bank" + std::to_string(b) + "_slice" + std::to_string(s),
+                                "16-byte register bank (bank " + std::to_string(b) +
+                                    ", lane slice " + std::to_string(s) + "), on or gated",
+                                1, initial, column_mw));
+  column_changed_.assign(column_groups_.size(), 0);
+  state_.set_listener(this);
   slice_bytes_ = kWarpRegisterBytes / config_.state.lane_slices;
+}
+
+void WcStage::move_column(uint32_t column, power::PowerState from, power::PowerState to,
+                          uint64_t cycle) {
+  uint64_t& changed = column_changed_[column];
+  changed = std::max(changed, cycle);
+  energy_.transition(column_groups_[column], from, to, changed);
+}
+
+void WcStage::column_gated(uint32_t column, uint64_t cycle) {
+  move_column(column, power::PowerState::On, power::PowerState::Gated, cycle);
+}
+
+void WcStage::column_woken(uint32_t column, uint64_t cycle) {
+  move_column(column, power::PowerState::Gated, power::PowerState::On, cycle);
 }
 
 uint32_t WcStage::bank_of(const RfAccess& a) const {
@@ -259,7 +291,10 @@ void WcStage::count_similarity(const WarpRegister& value, LaneMask active, bool 
 }
 
 nlohmann::json WcStage::stats(uint64_t end_cycle) {
-  energy_.finish(end_cycle);
+  // A bank gated at the very end may have its gating dated after its wake-up ends.
+  const uint64_t last_change = *std::max_element(column_changed_.begin(), column_changed_.end());
+  const uint64_t end = std::max(end_cycle, last_change);
+  energy_.finish(end);
   nlohmann::json j = energy_.to_json();
   const uint64_t regs = config_.state.physical_registers;
   j["storage_bits"] = regs * codec_.indicator_bits() + regs * config_.state.lane_slices;
@@ -274,7 +309,24 @@ nlohmann::json WcStage::stats(uint64_t end_cycle) {
   for (size_t i = 0; i < codec_.choices().size(); ++i)
     by_enc[codec_.choices()[i].name()] = c.writes_by_indicator[i + 1];
   j["writes_by_encoding"] = by_enc;
-  const auto ratio = [](uint64_t a, uint64_t b) { return b ? double(a) / double(b) : 0.0; };
+  // A ratio without a denominator (no divergent write, say) is null, so that the
+  // sweep's results.csv leaves it empty and means skip it.
+  const auto ratio = [](uint64_t a, uint64_t b) {
+    return b ? nlohmann::json(double(a) / double(b)) : nlohmann::json();
+  };
+  const uint64_t full_writes = c.writes - c.divergent_writes;
+  // Figure 5's shares, keyed base4_delta1 etc. so that they make plain CSV columns.
+  nlohmann::json enc_share = nlohmann::json::object();
+  enc_share["uncompressed"] = ratio(c.writes_by_indicator[0], full_writes);
+  for (size_t i = 0; i < codec_.choices().size(); ++i) {
+    const bdi::Encoding e = codec_.choices()[i];
+    enc_share["base" + std::to_string(e.base) + "_delta" + std::to_string(e.delta)] =
+        ratio(c.writes_by_indicator[i + 1], full_writes);
+  }
+  j["encoding_share"] = enc_share;
+  j["warp_instructions"] = c.warp_instructions;
+  j["divergent_instruction_share"] = ratio(c.divergent_instructions, c.warp_instructions);
+  j["dummy_mov_share"] = ratio(c.dummy_movs, c.warp_instructions);
   j["compression_ratio"] = {
       {"non_divergent", ratio(c.original_bytes, c.stored_bytes)},
       {"divergent_if_compressed", ratio(c.divergent_original_bytes, c.divergent_stored_bytes)}};
@@ -283,6 +335,15 @@ nlohmann::json WcStage::stats(uint64_t end_cycle) {
   };
   j["similarity"] = {{"non_divergent", bins(c.similarity[0])},
                      {"divergent", bins(c.similarity[1])}};
+  const auto shares = [&ratio](const std::array<uint64_t, 4>& b) {
+    const uint64_t n = b[0] + b[1] + b[2] + b[3];
+    return nlohmann::json{{"zero", ratio(b[0], n)},
+                          {"le_128", ratio(b[1], n)},
+                          {"le_32k", ratio(b[2], n)},
+                          {"random", ratio(b[3], n)}};
+  };
+  j["similarity_share"] = {{"non_divergent", shares(c.similarity[0])},
+                           {"divergent", shares(c.similarity[1])}};
   const auto units = [](const bdi::UnitPool& u) {
     return nlohmann::json{{"units", u.units()},
                           {"activations", u.activations()},
@@ -293,21 +354,36 @@ nlohmann::json WcStage::stats(uint64_t end_cycle) {
   j["decompressors"] = units(decompressors_);
   j["compressed_register_share"] = ratio(state_.compressed_register_cycles(end_cycle),
                                          state_.allocated_register_cycles(end_cycle));
-  const std::vector<uint64_t> gated = state_.gated_cycles(end_cycle);
+  std::vector<uint64_t> gated;
+  for (power::EnergyAccount::GroupId g : column_groups_)
+    gated.push_back(energy_.unit_cycles(g, power::PowerState::Gated, end));
   uint64_t gated_total = 0;
   for (uint64_t g : gated) gated_total += g;
   nlohmann::json fraction = nlohmann::json::array();
-  for (uint64_t g : gated) fraction.push_back(ratio(g, end_cycle));
-  j["bank_gating"] = {
-      {"enabled", config_.state.gating},
-      {"banks", state_.columns()},
-      {"wakeups", state_.wakeups()},
-      {"gate_events", state_.gate_events()},
-      {"wakeup_stall_cycles", c.wakeup_stall_cycles},
-      {"gated_cycles_per_bank", gated},
-      {"gated_fraction_per_bank", fraction},
-      {"leakage_saved_pj",
-       double(gated_total) * (bank_leakage_mw_ - gated_leakage_mw_) * clock_.ns_per_cycle()}};
+  for (uint64_t g : gated) fraction.push_back(ratio(g, end));
+  // Figure 10 by position in the register's eight 16-byte banks, averaged over banks.
+  nlohmann::json by_slice = nlohmann::json::object();
+  const uint32_t slices = config_.state.lane_slices;
+  for (uint32_t s = 0; s < slices; ++s) {
+    uint64_t sum = 0;
+    for (uint32_t b = 0; b < config_.state.banks; ++b) sum += gated[b * slices + s];
+    by_slice["slice" + std::to_string(s)] = ratio(sum, uint64_t(config_.state.banks) * end);
+  }
+  const double ns = clock_.ns_per_cycle();
+  const double all_on_pj = double(gated.size()) * double(end) * bank_leakage_mw_ * ns;
+  const double saved_pj = double(gated_total) * (bank_leakage_mw_ - gated_leakage_mw_) * ns;
+  j["bank_gating"] = {{"enabled", config_.state.gating},
+                      {"banks", state_.columns()},
+                      {"wakeups", state_.wakeups()},
+                      {"gate_events", state_.gate_events()},
+                      {"wakeup_stall_cycles", c.wakeup_stall_cycles},
+                      {"gated_cycles_per_bank", gated},
+                      {"gated_fraction_per_bank", fraction},
+                      {"gated_fraction", ratio(gated_total, uint64_t(gated.size()) * end)},
+                      {"gated_fraction_by_slice", by_slice},
+                      {"bank_leakage_pj", all_on_pj - saved_pj},
+                      {"all_on_leakage_pj", all_on_pj},
+                      {"leakage_saved_pj", saved_pj}};
   return j;
 }
 

@@ -9,11 +9,13 @@
 //  - stores divergent writes uncompressed, first injecting a dummy MOV (read,
 //    decompress, full write) when the destination is compressed;
 //  - gates 16-byte banks (slice columns) without a valid entry and wakes them on
-//    a write (wc.wakeup_latency).
+//    a write (wc.wakeup_latency), and accounts the banks' leakage by power state
+//    (the register file then reports none: owns_register_leakage).
 // The data the SM sees is unchanged: every read returns the decompressed register.
 #include <array>
 #include <cstdint>
 #include <memory>
+#include <vector>
 
 #include "modules/bdi/bdi_core.h"
 #include "modules/bdi/wc_state.h"
@@ -21,6 +23,7 @@
 #include "modules/common/cycle_clock.h"
 #include "modules/common/rf_access.h"
 #include "modules/operand_path/operand_stage.h"
+#include "platforms/sm/issue_hook.h"
 #include "power/energy.h"
 
 namespace warpreg {
@@ -42,20 +45,37 @@ struct WcStageConfig {
   static WcStageConfig from(const Params& params);
 };
 
-class WcStage : public OperandStage, public ReportingBlock {
+class WcStage : public OperandStage,
+                public ReportingBlock,
+                public IssueHook,
+                private bdi::GatingListener {
  public:
   WcStage(sc_core::sc_module_name name, const WcStageConfig& config, const power::TechTable& tech,
           const CycleClock& clock);
 
   std::string block_name() const override { return "wc"; }
+  /// The 16-byte banks' leakage is accounted here, per bank and power state.
+  bool owns_register_leakage() const override { return true; }
   nlohmann::json stats(uint64_t end_cycle) override;
   nlohmann::json describe() const override;
+
+  /// Never holds a warp: the stage only counts issued instructions, the denominator
+  /// of the dummy-MOV share (Figure 11) and of the divergent share (Figure 3).
+  IssueVerdict before_issue(uint32_t, uint32_t, uint32_t, const WarpInst&, uint64_t) override {
+    return IssueVerdict::Issue;
+  }
+  void issued(uint32_t, uint32_t, const WarpInst& inst, uint64_t) override {
+    ++counters_.warp_instructions;
+    if (inst.active != kFullMask) ++counters_.divergent_instructions;
+  }
 
   const bdi::Codec& codec() const { return codec_; }
   const bdi::WcRegisterState& state() const { return state_; }
 
   struct Counters {
-    uint64_t writes = 0;            ///< register writes seen
+    uint64_t warp_instructions = 0;       ///< instructions issued (IssueHook)
+    uint64_t divergent_instructions = 0;  ///< of those, with a partial active mask
+    uint64_t writes = 0;                  ///< register writes seen
     uint64_t divergent_writes = 0;  ///< writes with a partial active mask (stored uncompressed)
     uint64_t reads = 0;
     uint64_t compressed_reads = 0;          ///< reads of a compressed register (decompressed)
@@ -85,6 +105,11 @@ class WcStage : public OperandStage, public ReportingBlock {
   uint64_t dummy_mov(const RfAccess& a, uint32_t bank, uint64_t cycle);
   void count_similarity(const WarpRegister& value, LaneMask active, bool divergent);
   uint32_t bank_of(const RfAccess& a) const;
+  void column_gated(uint32_t column, uint64_t cycle) override;
+  void column_woken(uint32_t column, uint64_t cycle) override;
+  /// Moves a column's residency at `cycle`, never before its last change (accesses
+  /// may arrive slightly out of cycle order; the state core clamps the same way).
+  void move_column(uint32_t column, power::PowerState from, power::PowerState to, uint64_t cycle);
 
   WcStageConfig config_;
   CycleClock clock_;
@@ -102,6 +127,8 @@ class WcStage : public OperandStage, public ReportingBlock {
   power::EnergyAccount::EventId compress_, decompress_, indicator_reads_, indicator_writes_,
       mov_flits_;
   power::EnergyAccount::GroupId compressor_units_, decompressor_units_;
+  std::vector<power::EnergyAccount::GroupId> column_groups_;  ///< one per 16-byte bank
+  std::vector<uint64_t> column_changed_;  ///< cycle of each column's last power-state change
   Counters counters_;
 };
 

@@ -65,6 +65,7 @@ void WcRegisterState::wake(Column& c, uint64_t cycle) {
   c.gated_cycles += cycle > c.gated_since ? cycle - c.gated_since : 0;
   c.awake_at = cycle + config_.wakeup_latency;
   ++wakeups_;
+  if (listener_) listener_->column_woken(static_cast<uint32_t>(&c - columns_.data()), cycle);
 }
 
 void WcRegisterState::invalidate(Column& c, uint64_t cycle) {
@@ -73,6 +74,8 @@ void WcRegisterState::invalidate(Column& c, uint64_t cycle) {
     c.gated = true;
     c.gated_since = std::max(cycle, c.awake_at);
     ++gate_events_;
+    if (listener_)
+      listener_->column_gated(static_cast<uint32_t>(&c - columns_.data()), c.gated_since);
   }
 }
 

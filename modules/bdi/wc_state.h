@@ -39,6 +39,16 @@ class UnitPool {
   uint64_t activations_ = 0, contended_ = 0, wait_cycles_ = 0;
 };
 
+/// Hears every power-state change of a slice column (the stage accounts their
+/// leakage from these). Cycles are those the state core uses: a column gates at
+/// max(invalidating cycle, its wake-up end) and wakes at the writing cycle.
+class GatingListener {
+ public:
+  virtual ~GatingListener() = default;
+  virtual void column_gated(uint32_t column, uint64_t cycle) = 0;
+  virtual void column_woken(uint32_t column, uint64_t cycle) = 0;
+};
+
 struct WcStateConfig {
   uint32_t physical_registers = 1024;
   uint32_t banks = 4;        ///< register-file banks (rf.banks)
@@ -53,6 +63,8 @@ class WcRegisterState {
  public:
   explicit WcRegisterState(const WcStateConfig& config);
   const WcStateConfig& config() const { return config_; }
+  /// Tells `listener` (may be null) of every gate and wake-up from now on.
+  void set_listener(GatingListener* listener) { listener_ = listener; }
 
   // ---- range-indicator table
   uint8_t indicator(uint32_t phys) const { return indicator_[phys]; }
@@ -103,6 +115,7 @@ class WcRegisterState {
   void integrate(uint64_t cycle);
 
   WcStateConfig config_;
+  GatingListener* listener_ = nullptr;
   uint32_t lanes_per_slice_;
   std::vector<uint8_t> indicator_;
   std::vector<uint32_t> valid_;  ///< per register: valid slice mask

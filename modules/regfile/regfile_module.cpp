@@ -42,12 +42,13 @@ RegisterFileModule::RegisterFileModule(sc_core::sc_module_name name, const Param
       energy_("regfile", clock.ns_per_cycle()) {
   const RegFileConfig& c = core_.config();
   const double slice_bytes = c.slice_bytes();
-  slice_reads_ =
-      energy_.add_event("slice_reads", "lane slices read (one bank entry slice each)",
-                        power::scaled(tech, "rf_bank_read", "access_bytes", slice_bytes));
-  slice_writes_ =
-      energy_.add_event("slice_writes", "lane slices written (only slices holding active lanes)",
-                        power::scaled(tech, "rf_bank_write", "access_bytes", slice_bytes));
+  const double access_scale = params.real("power.rf_access_scale");
+  slice_reads_ = energy_.add_event(
+      "slice_reads", "lane slices read (one bank entry slice each)",
+      power::scaled(tech, "rf_bank_read", "access_bytes", slice_bytes) * access_scale);
+  slice_writes_ = energy_.add_event(
+      "slice_writes", "lane slices written (only slices holding active lanes)",
+      power::scaled(tech, "rf_bank_write", "access_bytes", slice_bytes) * access_scale);
   arbiter_requests_ =
       energy_.add_event("arbiter_requests", "bank arbiter requests (reads and writes)",
                         tech.value("arbiter_request"));

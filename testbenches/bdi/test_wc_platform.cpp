@@ -90,3 +90,48 @@ TEST_CASE("wc: describe shows the range-indicator storage and unit counts", "[bd
   CHECK(wc["latency_cycles"]["bank_wakeup"] == 10);
   CHECK(wc["organisation"]["gated_banks"] == 32);
 }
+
+TEST_CASE("wc on the rfv-hotspot profile keeps every value and accounts bank leakage once",
+          "[bdi][wc][platform][integrity][leakage]") {
+  const Params params = Params::load("wc", {"profile.ctas=4"});
+  SmPlatform platform(params, open_workload("rfv-hotspot", params));
+  const nlohmann::json s = platform.run();
+  check_intact(s);
+  const nlohmann::json& wc = s["blocks"]["wc"];
+  CHECK(wc["compressed_reads"].get<uint64_t>() > 0);
+  CHECK(wc["warp_instructions"] == s["warp_instructions"]);
+  CHECK(s["blocks"]["regfile"]["leakage_pj"].get<double>() == 0.0);
+  CHECK(s["blocks"]["regfile"]["leakage_accounted_by"] == "wc");
+  // Every 16-byte bank is on or gated in every cycle of the run.
+  const uint64_t cycles = s["cycles"].get<uint64_t>();
+  uint64_t on = 0, gated = 0;
+  for (const auto& [name, r] : wc["residency"].items()) {
+    if (name.rfind("rf_bank", 0) != 0) continue;
+    on += r["on"].get<uint64_t>();
+    gated += r["gated"].get<uint64_t>();
+  }
+  CHECK(on + gated >= 32 * cycles);
+  CHECK(on + gated <= 32 * (cycles + 10));
+  CHECK(gated > 0);
+  const double ns = 1e3 / 1400;
+  CHECK(wc["bank_gating"]["bank_leakage_pj"].get<double>() == Approx(double(on) * 5.8 * ns));
+  // The stage's leakage is the banks' plus the codec units': 2 x 0.12 + 4 x 0.08 mW.
+  CHECK(wc["leakage_pj"].get<double>() ==
+        Approx(double(on) * 5.8 * ns + double(cycles) * 0.56 * ns).epsilon(1e-3));
+  double leakage = 0;
+  for (const auto& [name, b] : s["blocks"].items()) leakage += b.value("leakage_pj", 0.0);
+  CHECK(s["energy_pj"]["leakage"].get<double>() == Approx(leakage));
+}
+
+TEST_CASE("wc without gating charges the register file's full leakage in its banks",
+          "[bdi][wc][platform][leakage]") {
+  const nlohmann::json s = run_wc("wc", {"wc.bank_gating=false"});
+  check_intact(s);
+  const nlohmann::json& g = s["blocks"]["wc"]["bank_gating"];
+  // The register file's 4 banks of 32 KB at 5.8 mW per 4 KB (wc45), on for the whole run.
+  const double all_on = s["cycles"].get<double>() * 4 * 5.8 * 8 * (1e3 / 1400);
+  CHECK(g["bank_leakage_pj"].get<double>() == Approx(all_on));
+  CHECK(g["all_on_leakage_pj"].get<double>() == Approx(all_on));
+  CHECK(g["leakage_saved_pj"].get<double>() == 0.0);
+  CHECK(g["gated_fraction"].get<double>() == 0.0);
+}

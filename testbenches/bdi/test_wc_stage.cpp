@@ -141,6 +141,48 @@ TEST_CASE("wc stage: compressed write and read with latency and slices and bank 
   CHECK(d["units"]["decompressors"] == 4);
 }
 
+TEST_CASE("wc stage: the 16-byte banks leak by power state and the register file leaks nothing",
+          "[bdi][wc][module][leakage]") {
+  WcBench bench({});
+  StubInitiator& init = bench.init;
+  REQUIRE(bench.wc.owns_register_leakage());
+  bench.rf.hand_over_leakage("wc");
+  Driver driver("driver", [&] {
+    // R2 (bank 2) as <4,1>: its first three 16-byte banks wake at cycle 0.
+    init.buffer = ramp(0x1000, 3);
+    init.access(RfAccessKind::Write, 2);
+    // The warp retires at cycle 50: those three banks hold no valid entry and gate again.
+    init.wait_until(50);
+    tlm::tlm_generic_payload& p = init.txn.prepare(RfAccessKind::Retire, &init.buffer);
+    init.txn.access().phys_reg = 0;
+    init.txn.access().regs_per_warp = 4;
+    sc_time delay = sc_core::SC_ZERO_TIME;
+    init.socket->b_transport(p, delay);
+  });
+  sc_core::sc_start();
+  const nlohmann::json s = bench.wc.stats(100);
+  for (int slice = 0; slice < 3; ++slice) {
+    INFO("slice " << slice);
+    const nlohmann::json& r = s["residency"]["rf_bank2_slice" + std::to_string(slice)];
+    CHECK(r["on"] == 50);
+    CHECK(r["gated"] == 50);
+    CHECK(s["bank_gating"]["gated_cycles_per_bank"][2 * 8 + slice] == 50);
+  }
+  CHECK(s["residency"]["rf_bank2_slice3"]["on"] == 0);
+  CHECK(s["residency"]["rf_bank2_slice3"]["gated"] == 100);
+  CHECK(s["residency"]["rf_bank0_slice0"]["gated"] == 100);
+  // 3 banks x 50 cycles on at 5.8 mW (4 KB, wc45) and gated at 0 mW, plus the
+  // always-on units: 2 compressors x 0.12 mW + 4 decompressors x 0.08 mW.
+  const double ns = bench.clock.ns_per_cycle();
+  CHECK(s["bank_gating"]["bank_leakage_pj"].get<double>() == Approx(3 * 50 * 5.8 * ns));
+  CHECK(s["bank_gating"]["all_on_leakage_pj"].get<double>() == Approx(32 * 100 * 5.8 * ns));
+  CHECK(s["bank_gating"]["leakage_saved_pj"].get<double>() == Approx((3200 - 150) * 5.8 * ns));
+  CHECK(s["leakage_pj"].get<double>() == Approx((3 * 50 * 5.8 + 100 * 0.56) * ns));
+  const nlohmann::json rf = bench.rf.stats(100);
+  CHECK(rf["leakage_pj"].get<double>() == 0.0);
+  CHECK(rf["leakage_accounted_by"] == "wc");
+}
+
 TEST_CASE("wc stage: compressors and decompressors are contended", "[bdi][wc][module]") {
   WcBench bench({"wc.bank_gating=false", "wc.compressors=1", "wc.decompressors=1"});
   StubInitiator& init = bench.init;
@@ -290,4 +332,22 @@ TEST_CASE("wc stage: what reaches the banks is the image with narrowed masks",
     CHECK(init.last_response == tlm::TLM_ADDRESS_ERROR_RESPONSE);
   });
   sc_core::sc_start();
+}
+
+TEST_CASE("wc stage: power.rf_access_scale multiplies the bank access energy",
+          "[bdi][wc][module][energy]") {
+  WcBench bench({"power.rf_access_scale=2.5"});
+  StubInitiator& init = bench.init;
+  Driver driver("driver", [&] {
+    init.buffer = ramp(0x1000, 3);  // <4,1>: three 16-byte slices written
+    init.access(RfAccessKind::Write, 2);
+    init.wait_until(20);
+    init.access(RfAccessKind::Read, 2);  // and read
+  });
+  sc_core::sc_start();
+  const nlohmann::json rf = bench.rf.stats(40);
+  CHECK(rf["events"]["slice_writes"] == 3);
+  CHECK(rf["events"]["slice_reads"] == 3);
+  // wc45: 7 pJ per 16-byte access (seed 001 Table 3), x 2.5.
+  CHECK(rf["dynamic_pj"].get<double>() == Approx(6 * 7.0 * 2.5));
 }
