@@ -2,7 +2,7 @@
 # Installs warpreg's build dependencies (skipped when already present), then
 # builds and runs every test twice: a Release build in build/ and an
 # AddressSanitizer + UndefinedBehaviorSanitizer build in build-asan/. Between the two,
-# the quick experiment runs end to end and must produce its figures.
+# quick experiments run end to end and must produce their figures.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -23,11 +23,17 @@ cmake --build build -j"$jobs"
 stage "Release tests"
 ctest --test-dir build --output-on-failure -j"$jobs"
 
-stage "Quick experiment"
-rm -rf build/experiment-quick
-./build/warpreg experiment rf-shrink --quick --out build/experiment-quick
-for f in results.csv figures/rf-energy-vs-size.png figures/rf-energy-vs-size.svg; do
-  test -s "build/experiment-quick/$f" || { echo "missing or empty: build/experiment-quick/$f"; exit 1; }
+stage "Quick experiments"
+# One per design beside the register-file size study: each must end with every point
+# finished, a results.csv and its figures.
+for experiment in rf-shrink rfv-energy wc-benchmarks wrf-savings; do
+  dir="build/experiment-quick/$experiment"
+  rm -rf "$dir"
+  ./build/warpreg experiment "$experiment" --quick --out "$dir" >/dev/null
+  test -s "$dir/results.csv" || { echo "missing or empty: $dir/results.csv"; exit 1; }
+  ls "$dir"/figures/*.png "$dir"/figures/*.svg >/dev/null ||
+    { echo "no figures in $dir/figures"; exit 1; }
+  echo "$experiment: $(($(wc -l <"$dir/results.csv") - 1)) points, $(ls "$dir"/figures/*.png | wc -l) figures"
 done
 
 stage "Sanitizer build"
