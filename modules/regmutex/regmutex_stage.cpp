@@ -1,5 +1,6 @@
 #include "modules/regmutex/regmutex_stage.h"
 
+#include <algorithm>
 #include <stdexcept>
 
 #include "modules/common/errors.h"
@@ -114,6 +115,10 @@ IssueVerdict RegMutexStage::before_issue(uint32_t slot, uint32_t cta_slot, uint3
 void RegMutexStage::issued(uint32_t slot, uint32_t /*cta_slot*/, const WarpInst& inst,
                            uint64_t /*now*/) {
   if (!plan_.applied) return;
+  const uint8_t flags = plan_.regions.flags(inst.pc);
+  ++counters_.issued;
+  counters_.acquire_state_issued += (flags & RegMutexRegions::kAcquireState) != 0;
+  counters_.over_base_issued += (flags & RegMutexRegions::kOverBase) != 0;
   for (unsigned k = 0; k < inst.num_dst; ++k)
     if (inst.dst[k] != kZeroRegister && plan_.regions.index_of[inst.dst[k]] >= plan_.geometry.bs)
       ++warps_[slot].pending_extended_writes;
@@ -201,6 +206,9 @@ nlohmann::json RegMutexStage::stats(uint64_t end_cycle) {
   j["released_at_exit"] = counters_.released_at_exit;
   j["base_accesses"] = counters_.base_accesses;
   j["extended_accesses"] = counters_.extended_accesses;
+  const double issued = double(std::max<uint64_t>(counters_.issued, 1));
+  j["acquire_state_fraction"] = double(counters_.acquire_state_issued) / issued;
+  j["over_base_fraction"] = double(counters_.over_base_issued) / issued;
   const RegMutexRegions& r = plan_.regions;
   j["static"] = {{"instructions", r.instructions},
                  {"acquire_state_instructions", r.acquire_state_instructions},

@@ -61,6 +61,9 @@ class RegMutexStage : public OperandStage, public IssueHook, public ReportingBlo
     uint64_t released_at_exit = 0;
     uint64_t acquire_wait_cycles = 0;  ///< sum over acquires of cycles from first try to success
     uint64_t base_accesses = 0, extended_accesses = 0;
+    uint64_t issued = 0;                ///< warp instructions issued
+    uint64_t acquire_state_issued = 0;  ///< ... in the acquire state (ours)
+    uint64_t over_base_issued = 0;      ///< ... with more than |B_s| live (the paper's)
   };
   const Counters& counters() const { return counters_; }
 

@@ -35,7 +35,10 @@ RegMutexRegions place_regmutex_regions(const Kernel& kernel, const Liveness& liv
       for (uint16_t r : b.insts[i].src) s.set(r);
       for (uint16_t r : b.insts[i].dst) written.set(r);
       touched.push_back(s | written);
-      if ((liveness.live_before[b.id][i] | written).count() > bs) ++out.over_base_instructions;
+      if ((liveness.live_before[b.id][i] | written).count() > bs) {
+        ++out.over_base_instructions;
+        out.flags_[b.insts[i].pc] = RegMutexRegions::kOverBase;
+      }
     }
   }
   out.instructions = static_cast<uint32_t>(touched.size());
@@ -79,8 +82,10 @@ RegMutexRegions place_regmutex_regions(const Kernel& kernel, const Liveness& liv
     for (size_t i = 0; i < b.insts.size(); ++i, ++k) {
       const bool acquired = (touched[k] & out.extended).any();
       state[b.id].push_back(acquired);
-      out.acquire_state_[b.insts[i].pc] = acquired;
-      if (acquired) ++out.acquire_state_instructions;
+      if (acquired) {
+        out.flags_[b.insts[i].pc] |= RegMutexRegions::kAcquireState;
+        ++out.acquire_state_instructions;
+      }
     }
   }
   for (const BasicBlock& b : kernel.blocks) {

@@ -45,11 +45,16 @@ struct RegMutexRegions {
   uint32_t release_points = 0;  ///< static region exits (release injections)
 
   /// True when the instruction at `pc` runs in the acquire state; false for unknown PCs.
-  bool in_acquire_state(uint64_t pc) const {
-    const auto it = acquire_state_.find(pc);
-    return it != acquire_state_.end() && it->second;
+  bool in_acquire_state(uint64_t pc) const { return flags(pc) & kAcquireState; }
+  /// True when more than |B_s| registers are live at `pc` (the paper's acquire state).
+  bool over_base(uint64_t pc) const { return flags(pc) & kOverBase; }
+
+  static constexpr uint8_t kAcquireState = 1, kOverBase = 2;
+  uint8_t flags(uint64_t pc) const {
+    const auto it = flags_.find(pc);
+    return it == flags_.end() ? 0 : it->second;
   }
-  std::unordered_map<uint64_t, bool> acquire_state_;
+  std::unordered_map<uint64_t, uint8_t> flags_;  ///< per PC: kAcquireState | kOverBase
 };
 
 /// Places the regions for |B_s| = bs, |E_s| = es. Throws std::invalid_argument when the
