@@ -228,7 +228,16 @@ nlohmann::json RegMutexStage::describe() const {
   if (s.lut) storage["lookup_table"] = s.lut;
   if (s.pair_bitmask) storage["pair_bitmask"] = s.pair_bitmask;
   if (s.owner) storage["cta_pair_locks"] = s.owner;
+  // Register file virtualization's structures on the same SM, the paper's comparison
+  // (§III-B1): a renaming table of N_w x 63 entries of log2(physical registers) bits and
+  // one availability bit per physical register.
+  uint32_t physical_bits = 0;
+  while ((uint64_t{1} << physical_bits) < plan_.register_file) ++physical_bits;
+  const uint64_t rfv_bits = uint64_t{g.max_warps} * 63 * physical_bits + plan_.register_file;
   return {{"storage_bits", storage},
+          {"comparison",
+           {{"rfv_renaming_table_and_availability_bits", rfv_bits},
+            {"rfv_over_this_design", s.total() ? double(rfv_bits) / double(s.total()) : 0.0}}},
           {"ports", {{"allocator", "one acquire or release per issue slot"}}},
           {"latency_cycles", {{"mapping", 0}, {"acquire_or_release", 1}}},
           {"parameters",
