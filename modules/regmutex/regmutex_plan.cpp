@@ -20,6 +20,21 @@ Occupancy base_set_occupancy(const SmLimits& sm, const KernelShape& shape, uint3
   return compute_occupancy(limits, k);
 }
 
+/// The kernel as the warp streams execute it: the driver carries at most kMaxDst
+/// destinations and kMaxSrc sources per instruction (an LDS.128 writes only its first
+/// two registers), and the regions must follow what is executed, or a value the static
+/// code would overwrite is read again after a release.
+Kernel as_executed(const Kernel& kernel) {
+  Kernel out = kernel;
+  for (BasicBlock& b : out.blocks) {
+    for (StaticInst& inst : b.insts) {
+      if (inst.dst.size() > kMaxDst) inst.dst.resize(kMaxDst);
+      if (inst.src.size() > kMaxSrc) inst.src.resize(kMaxSrc);
+    }
+  }
+  return out;
+}
+
 /// The most CTAs whose base sets (Shared) or pair units (Paired, Owf) fit.
 uint32_t fitting_ctas(const SmLimits& sm, const KernelShape& shape, const RegMutexGeometry& g,
                       uint32_t register_file) {
@@ -35,8 +50,10 @@ uint32_t fitting_ctas(const SmLimits& sm, const KernelShape& shape, const RegMut
 
 }  // namespace
 
-RegMutexPlan plan_regmutex(const Kernel& kernel, const KernelShape& shape, const SmLimits& sm,
-                           RegMutexMode mode, uint32_t forced_es, uint32_t register_file) {
+RegMutexPlan plan_regmutex(const Kernel& static_kernel, const KernelShape& shape,
+                           const SmLimits& sm, RegMutexMode mode, uint32_t forced_es,
+                           uint32_t register_file) {
+  const Kernel kernel = as_executed(static_kernel);
   RegMutexPlan plan;
   plan.register_file = register_file;
   plan.baseline = compute_occupancy(sm, shape);

@@ -5,6 +5,7 @@
 
 #include "modules/common/errors.h"
 #include "platforms/sm/platform.h"
+#include "testbenches/support/kernel_builder.h"
 
 using namespace warpreg;
 
@@ -101,4 +102,17 @@ TEST_CASE("regmutex: a workload without static code is a clear ConfigError",
   const Params params = Params::load("regmutex", {});
   CHECK_THROWS_WITH(SmPlatform(params, open_workload("synthetic", params)),
                     Catch::Contains("static code"));
+}
+
+TEST_CASE("regmutex on a real kernel: regions follow the operands the driver executes",
+          "[regmutex][platform]") {
+  // parboil BFS's multi-block kernel has LDS.128 R12 (R12-R15); the driver carries two
+  // destinations, so R14 keeps an older value that is read again: the regions must keep
+  // it in the acquire state, or a released section loses it (an integrity mismatch).
+  const std::string dot = warpreg::testing::shared_cfg("bfs_parboil.dot") +
+                          ":_Z26BFS_kernel_multi_blk_inGPUPiS_P4int2S1_S_S_S_S_iiS_S_S_S_";
+  const nlohmann::json s = run_platform("regmutex", dot, {"dot.ctas=24"});
+  check_clean(s);
+  CHECK(s["blocks"]["regmutex"]["applied"] == true);
+  CHECK(s["blocks"]["regmutex"]["acquires"].get<uint64_t>() > 0);
 }
