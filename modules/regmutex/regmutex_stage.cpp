@@ -23,6 +23,10 @@ RegMutexConfig RegMutexConfig::from(const Params& p) {
 namespace {
 
 RegMutexPlan make_plan(const RegMutexConfig& config, const DesignContext& context) {
+  if (context.params.text("rfv.mode") != "off")
+    throw ConfigError("regmutex.mode = " + std::string(to_string(config.mode)) +
+                      " and rfv.mode = " + context.params.text("rfv.mode") +
+                      " both translate register names; choose one of them");
   const Kernel* kernel = context.workload.static_code();
   if (kernel == nullptr)
     throw ConfigError("regmutex.mode = " + std::string(to_string(config.mode)) +
@@ -148,12 +152,18 @@ void RegMutexStage::b_transport(tlm::tlm_generic_payload& payload, sc_core::sc_t
   const uint16_t slot = a.warp_slot;
   switch (a.kind) {
     case RfAccessKind::Launch:
-      warps_[slot] = WarpState{};
-      break;
     case RfAccessKind::Retire:
-      if (allocator_.holds(slot)) {
+      if (a.kind == RfAccessKind::Launch) {
+        warps_[slot] = WarpState{};
+      } else if (allocator_.holds(slot)) {
         allocator_.warp_exited(slot);
         ++counters_.released_at_exit;
+      }
+      // Stages after this one see the warp's own allocation: its base set, one
+      // contiguous range in every mode (the SRP sections belong to no warp).
+      if (plan_.applied) {
+        a.phys_reg = allocator_.physical(slot, 0);
+        a.regs_per_warp = plan_.geometry.bs;
       }
       break;
     case RfAccessKind::Read:

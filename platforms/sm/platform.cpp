@@ -186,10 +186,10 @@ OperandStages make_design_stages(const DesignContext& context) {
   OperandStages stages;
   const RfvConfig rfv = RfvConfig::from(context.params, context);
   if (rfv.mode != RfvMode::Off) stages.push_back(std::make_unique<RfvStage>("rfv", rfv, context));
-  if (context.params.flag("wc.enable")) stages.push_back(make_wc_stage(context.params));
   const RegMutexConfig regmutex = RegMutexConfig::from(context.params);
   if (regmutex.mode != RegMutexMode::Off)
     stages.push_back(std::make_unique<RegMutexStage>("regmutex", regmutex, context));
+  if (context.params.flag("wc.enable")) stages.push_back(make_wc_stage(context.params));
   // TRIC dates bank accesses from their completion, so it sits after every stage that
   // adds latency (docs/blocks/tric.md).
   add_wrf_stages(context.params, stages);

@@ -116,3 +116,18 @@ TEST_CASE("regmutex on a real kernel: regions follow the operands the driver exe
   CHECK(s["blocks"]["regmutex"]["applied"] == true);
   CHECK(s["blocks"]["regmutex"]["acquires"].get<uint64_t>() > 0);
 }
+
+TEST_CASE("regmutex with warped-compression: names are translated before the codec",
+          "[regmutex][platform]") {
+  const nlohmann::json s =
+      run_platform("regmutex", "regmutex-bfs", {"profile.ctas=12", "wc.enable=true"});
+  check_clean(s);
+  CHECK(s["blocks"]["regmutex"]["applied"] == true);
+  CHECK(s["blocks"].contains("wc"));
+}
+
+TEST_CASE("regmutex and rfv together are a clear ConfigError", "[regmutex][platform]") {
+  const Params params = Params::load("regmutex", {"rfv.mode=compiler"});
+  CHECK_THROWS_WITH(SmPlatform(params, open_workload("regmutex-bfs", params)),
+                    Catch::Contains("both translate register names"));
+}
