@@ -6,6 +6,7 @@
 
 #include "apps/cli.h"
 #include "modules/bdi/bdi_vectors.h"
+#include "modules/regmutex/regmutex_vectors.h"
 #include "modules/rfv/rfv_vectors.h"
 #include "modules/wrf/wrf_vectors.h"
 
@@ -57,6 +58,11 @@ const std::vector<VectorGenerator>& generators() {
          out << coma_vectors(seed, static_cast<uint32_t>(count)).dump(1) << '\n';
          return count;
        }},
+      {"regmutex",
+       "RegMutex SRP allocator: boundary set then COUNT seeded acquire/release steps (N_w = 48, "
+       "26 sections) -> outcome, section, SRP bitmask, mapped physical registers "
+       "(docs/blocks/regmutex.md)",
+       regmutex::write_vectors},
   };
   return table;
 }

@@ -8,6 +8,7 @@
 #include <string>
 
 #include "modules/common/inst.h"
+#include "platforms/sm/occupancy.h"
 
 namespace warpreg {
 
@@ -46,6 +47,10 @@ class IssueHook {
   /// (e.g. spill a waiting warp's registers). True if something changed, so the SM
   /// tries again next cycle instead of reporting a deadlock.
   virtual bool resolve_stall(uint64_t /*now*/) { return false; }
+  /// A design that changes how many CTAs fit (RegMutex allocates only the base set per
+  /// warp) returns the occupancy the SM must use instead of its own; asked once, before
+  /// the run. nullptr: the SM's occupancy stands.
+  virtual const Occupancy* resident_occupancy() const { return nullptr; }
 };
 
 }  // namespace warpreg

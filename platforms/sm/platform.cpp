@@ -5,6 +5,7 @@
 #include "modules/bdi/wc_stage.h"
 #include "modules/operand_path/crossbar.h"
 #include "modules/regfile/regfile_module.h"
+#include "modules/regmutex/regmutex_stage.h"
 #include "modules/rfv/rfv_stage.h"
 #include "modules/wrf/wrf_stages.h"
 #include "platforms/sm/sm_module.h"
@@ -43,7 +44,10 @@ class SmPlatformImpl {
     for (auto& stage : stages_) {
       if (stage->owns_register_leakage()) regfile_.hand_over_leakage(stage->basename());
       if (auto* block = dynamic_cast<ReportingBlock*>(stage.get())) blocks_.push_back(block);
-      if (auto* hook = dynamic_cast<IssueHook*>(stage.get())) sm_.core().add_issue_hook(hook);
+      if (auto* hook = dynamic_cast<IssueHook*>(stage.get())) {
+        sm_.core().add_issue_hook(hook);
+        if (const Occupancy* occ = hook->resident_occupancy()) sm_.core().override_occupancy(*occ);
+      }
     }
     check_register_file_fits();
     sm_.set_progress(settings_.progress);
@@ -189,6 +193,9 @@ OperandStages make_design_stages(const DesignContext& context) {
   OperandStages stages;
   const RfvConfig rfv = RfvConfig::from(context.params, context);
   if (rfv.mode != RfvMode::Off) stages.push_back(std::make_unique<RfvStage>("rfv", rfv, context));
+  const RegMutexConfig regmutex = RegMutexConfig::from(context.params);
+  if (regmutex.mode != RegMutexMode::Off)
+    stages.push_back(std::make_unique<RegMutexStage>("regmutex", regmutex, context));
   if (context.params.flag("wc.enable")) stages.push_back(make_wc_stage(context.params));
   // TRIC dates bank accesses from their completion, so it sits after every stage that
   // adds latency (docs/blocks/tric.md).

@@ -2,7 +2,9 @@
 
 #include <algorithm>
 #include <sstream>
+#include <stdexcept>
 
+#include "modules/common/errors.h"
 #include "modules/common/params.h"
 
 namespace warpreg {
@@ -95,6 +97,17 @@ SmCore::SmCore(const SmConfig& config, Workload& workload, OperandPort& port,
   for (uint32_t s = 0; s < config_.schedulers; ++s)
     schedulers_.emplace_back(config_.policy, config_.ready_queue);
   demote_after_pick_.reserve(size_t{config_.limits.max_warps} * (config_.issue_width + 1));
+}
+
+void SmCore::override_occupancy(const Occupancy& occupancy) {
+  if (started_) throw std::logic_error("override_occupancy after the run started");
+  if (occupancy.warps_per_cta != occupancy_.warps_per_cta || occupancy.ctas == 0 ||
+      occupancy.warps() > config_.limits.max_warps || occupancy.ctas > config_.limits.max_ctas)
+    throw ConfigError("a design's occupancy (" + std::to_string(occupancy.ctas) + " CTAs of " +
+                      std::to_string(occupancy.warps_per_cta) +
+                      " warps) does not fit the SM's warp and CTA slots");
+  occupancy_ = occupancy;
+  ctas_.assign(occupancy_.ctas, Cta{});
 }
 
 void SmCore::fail(const char* kind, std::string message) {

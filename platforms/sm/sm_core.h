@@ -75,6 +75,10 @@ class SmCore {
     hooks_.push_back(hook);
   }
 
+  /// A design's occupancy replaces the SM's (IssueHook::resident_occupancy), before the
+  /// first step. Throws ConfigError when its warps do not fit the SM's warp slots.
+  void override_occupancy(const Occupancy& occupancy);
+
   bool done() const { return ctas_done_ == kernel_.ctas; }
   /// True when the run must stop: an integrity mismatch or a watchdog expiry.
   bool failed() const { return !failure_.empty(); }

@@ -1,0 +1,133 @@
+// Whole-platform runs of the RegMutex presets on RegMutex profiles: zero integrity
+// mismatches, occupancy from the base set, stalls that resolve, and the deadlock rule
+// reported before the run.
+#include <catch2/catch.hpp>
+
+#include "modules/common/errors.h"
+#include "platforms/sm/platform.h"
+#include "testbenches/support/kernel_builder.h"
+
+using namespace warpreg;
+
+namespace {
+
+nlohmann::json run_platform(const std::string& preset, const std::string& workload,
+                            const std::vector<std::string>& sets) {
+  const Params params = Params::load(preset, sets);
+  SmPlatform platform(params, open_workload(workload, params));
+  return platform.run();
+}
+
+void check_clean(const nlohmann::json& s) {
+  INFO(s.value("error", std::string()));
+  CHECK(s["status"] == "ok");
+  CHECK(s["integrity"]["mismatches"] == 0);
+  CHECK(s["integrity"]["checked_reads"].get<uint64_t>() > 1000);
+}
+
+}  // namespace
+
+TEST_CASE("regmutex preset on bfs: more warps resident and zero mismatches",
+          "[regmutex][platform]") {
+  const nlohmann::json s = run_platform("regmutex", "regmutex-bfs", {"profile.ctas=12"});
+  check_clean(s);
+  const nlohmann::json& b = s["blocks"]["regmutex"];
+  CHECK(b["applied"] == true);
+  CHECK(b["base_regs"] == 18);
+  CHECK(s["occupancy"]["warps"] == 48);
+  CHECK(b["baseline_warps"] == 32);
+  CHECK(b["acquires"].get<uint64_t>() > 0);
+  CHECK(b["releases"].get<uint64_t>() + b["released_at_exit"].get<uint64_t>() ==
+        b["acquires"].get<uint64_t>());
+  CHECK(b["extended_accesses"].get<uint64_t>() > 0);
+  CHECK(s["metadata_instructions"] ==
+        b["acquires"].get<uint64_t>() + b["releases"].get<uint64_t>());
+}
+
+TEST_CASE("regmutex-paired preset on lavamd: zero mismatches", "[regmutex][platform]") {
+  const nlohmann::json s = run_platform("regmutex-paired", "regmutex-lavamd", {"profile.ctas=12"});
+  check_clean(s);
+  const nlohmann::json& b = s["blocks"]["regmutex"];
+  CHECK(b["mode"] == "paired");
+  CHECK(b["applied"] == true);
+  CHECK(b["acquires"].get<uint64_t>() > 0);
+  CHECK(s["occupancy"]["warps"].get<uint32_t>() > b["baseline_warps"].get<uint32_t>());
+}
+
+TEST_CASE("regmutex-64k preset on gaussian: zero mismatches", "[regmutex][platform]") {
+  const nlohmann::json s = run_platform("regmutex-64k", "regmutex-gaussian", {"profile.ctas=12"});
+  check_clean(s);
+  CHECK(s["params"]["sm.registers"] == 16384);
+  CHECK(s["blocks"]["regmutex"]["applied"] == true);
+  CHECK(s["blocks"]["regmutex"]["acquires"].get<uint64_t>() > 0);
+}
+
+TEST_CASE("regmutex-owf preset on bfs: zero mismatches", "[regmutex][platform]") {
+  const nlohmann::json s = run_platform("regmutex-owf", "regmutex-bfs", {"profile.ctas=12"});
+  check_clean(s);
+  const nlohmann::json& b = s["blocks"]["regmutex"];
+  CHECK(b["applied"] == true);
+  CHECK(b["acquires"].get<uint64_t>() > 0);
+  CHECK(b["releases"] == 0);  // one acquire per warp lifetime
+  CHECK(s["metadata_instructions"] == 0);
+}
+
+TEST_CASE("regmutex: a small pool makes warps stall and retry and the kernel still finishes",
+          "[regmutex][platform]") {
+  // |E_s| = 12 of 24 registers: B_s = 12, many warps, few large sections.
+  const nlohmann::json s =
+      run_platform("regmutex", "regmutex-bfs", {"profile.ctas=12", "regmutex.extended_regs=12"});
+  check_clean(s);
+  const nlohmann::json& b = s["blocks"]["regmutex"];
+  CHECK(b["failed_acquire_attempts"].get<uint64_t>() > 0);
+  CHECK(b["acquire_success_rate"].get<double>() < 1.0);
+  CHECK(s["issue_hook_waits"].get<uint64_t>() > 0);
+}
+
+TEST_CASE("regmutex: breaking the barrier deadlock rule is a ConfigError before the run",
+          "[regmutex][platform][deadlock]") {
+  // CUTCP has a CTA barrier; forcing nearly every register into E_s puts barrier-live
+  // registers there.
+  const Params params = Params::load("regmutex", {"regmutex.extended_regs=24"});
+  try {
+    SmPlatform platform(params, open_workload("regmutex-cutcp", params));
+    FAIL("the platform elaborated");
+  } catch (const ConfigError& e) {
+    CHECK_THAT(e.what(), Catch::Contains("deadlock rule"));
+  }
+}
+
+TEST_CASE("regmutex: a workload without static code is a clear ConfigError",
+          "[regmutex][platform]") {
+  const Params params = Params::load("regmutex", {});
+  CHECK_THROWS_WITH(SmPlatform(params, open_workload("synthetic", params)),
+                    Catch::Contains("static code"));
+}
+
+TEST_CASE("regmutex on a real kernel: regions follow the operands the driver executes",
+          "[regmutex][platform]") {
+  // parboil BFS's multi-block kernel has LDS.128 R12 (R12-R15); the driver carries two
+  // destinations, so R14 keeps an older value that is read again: the regions must keep
+  // it in the acquire state, or a released section loses it (an integrity mismatch).
+  const std::string dot = warpreg::testing::shared_cfg("bfs_parboil.dot") +
+                          ":_Z26BFS_kernel_multi_blk_inGPUPiS_P4int2S1_S_S_S_S_iiS_S_S_S_";
+  const nlohmann::json s = run_platform("regmutex", dot, {"dot.ctas=24"});
+  check_clean(s);
+  CHECK(s["blocks"]["regmutex"]["applied"] == true);
+  CHECK(s["blocks"]["regmutex"]["acquires"].get<uint64_t>() > 0);
+}
+
+TEST_CASE("regmutex with warped-compression: names are translated before the codec",
+          "[regmutex][platform]") {
+  const nlohmann::json s =
+      run_platform("regmutex", "regmutex-bfs", {"profile.ctas=12", "wc.enable=true"});
+  check_clean(s);
+  CHECK(s["blocks"]["regmutex"]["applied"] == true);
+  CHECK(s["blocks"].contains("wc"));
+}
+
+TEST_CASE("regmutex and rfv together are a clear ConfigError", "[regmutex][platform]") {
+  const Params params = Params::load("regmutex", {"rfv.mode=compiler"});
+  CHECK_THROWS_WITH(SmPlatform(params, open_workload("regmutex-bfs", params)),
+                    Catch::Contains("both translate register names"));
+}
