@@ -63,6 +63,7 @@ class KernelWorkload : public Workload {
   std::string describe() const override;
 
   const Kernel& kernel() const { return kernel_; }
+  const Kernel* static_code() const override { return &kernel_; }
   const KernelRunConfig& config() const { return config_; }
   /// Loop headers (block ids) found by the analysis, in increasing order.
   std::vector<uint32_t> loop_headers() const;
