@@ -248,6 +248,9 @@ void LtrfCore::activate_next(uint64_t cycle) {
 }
 
 void LtrfCore::replace_missed(uint64_t cycle) {
+  // Loads turn into misses only as cycles pass: one look per cycle is enough.
+  if (cycle == replace_checked_) return;
+  replace_checked_ = cycle;
   for (uint32_t s = 0; s < warps_.size() && !queue_.empty() && offsets_.free_slots() == 0; ++s) {
     const Warp& w = warps_[s];
     if (w.status != Status::Active || w.load_since == ~uint64_t(0) ||
@@ -400,9 +403,9 @@ uint64_t LtrfCore::write(uint32_t slot, uint16_t reg, LaneMask mask, const WarpR
     // The RFC allocates every result (Gebhart ISCA'11); a full partition evicts FIFO.
     uint32_t bank = w.banks.allocate();
     if (bank == AddressAllocationUnit::kNone) {
-      const uint32_t victim = w.banks.oldest_occupied();
-      evict(slot, entries_[size_t(w.wcb.offset) * config_.regs_per_interval + victim].reg, cycle,
-            entries_[size_t(w.wcb.offset) * config_.regs_per_interval + victim].dirty);
+      const Entry& victim =
+          entries_[size_t(w.wcb.offset) * config_.regs_per_interval + w.banks.oldest_occupied()];
+      evict(slot, victim.reg, cycle, victim.dirty);
       bank = w.banks.allocate();
     }
     w.wcb.bank[reg] = static_cast<uint8_t>(bank);
@@ -426,9 +429,9 @@ uint64_t LtrfCore::write(uint32_t slot, uint16_t reg, LaneMask mask, const WarpR
   return main_write(slot, reg, cycle, value, mask);
 }
 
-void LtrfCore::launch(uint32_t slot) {
+void LtrfCore::launch(uint32_t slot, uint64_t cycle) {
   Warp& w = warps_[slot];
-  if (w.status == Status::Active) deactivate(slot, 0, false);
+  if (w.status == Status::Active) deactivate(slot, cycle, false);
   queue_.erase(std::remove(queue_.begin(), queue_.end(), slot), queue_.end());
   w = Warp{};
   w.banks = AddressAllocationUnit(config_.regs_per_interval);

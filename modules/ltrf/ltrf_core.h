@@ -93,7 +93,7 @@ class LtrfCore {
   /// Result write of the lanes `mask` of `value`; returns the cycle it is readable.
   uint64_t write(uint32_t slot, uint16_t reg, LaneMask mask, const WarpRegister& value,
                  uint64_t cycle);
-  void launch(uint32_t slot);
+  void launch(uint32_t slot, uint64_t cycle);
   void retire(uint32_t slot, uint64_t cycle);
 
   // ------------------------------------------------------------ inspection
@@ -198,7 +198,7 @@ class LtrfCore {
   std::vector<uint16_t> shared_index_;  ///< shared RFC: [warp][register] -> entry
   static constexpr uint16_t kNoEntry = 0xffff;
   std::vector<uint64_t> cache_read_free_, cache_write_free_, fill_free_;  ///< per cache bank
-  uint32_t wcb_collector_slot_ = 0;
+  uint64_t replace_checked_ = ~uint64_t(0);  ///< cycle replace_missed last looked
   Counters counters_;
 };
 

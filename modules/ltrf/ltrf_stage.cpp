@@ -159,6 +159,7 @@ LtrfStage::LtrfStage(sc_core::sc_module_name name, const LtrfConfig& config,
       clock_(clock),
       program_(std::move(program)),
       core_(config.core, program_.interval_sets()),
+      asked_(config.core.max_warps),
       energy_("ltrf", clock.ns_per_cycle()) {
   declare_energy(tech);
 }
@@ -202,7 +203,12 @@ void LtrfStage::declare_energy(const power::TechTable& tech) {
 
 IssueVerdict LtrfStage::before_issue(uint32_t slot, uint32_t /*cta_slot*/, uint32_t /*index*/,
                                      const WarpInst& inst, uint64_t now) {
-  switch (core_.before_issue(slot, program_.interval_of(inst.pc), now)) {
+  AskedPc& asked = asked_[slot];
+  if (asked.pc != inst.pc) {
+    asked.pc = inst.pc;
+    asked.interval = program_.interval_of(inst.pc);
+  }
+  switch (core_.before_issue(slot, asked.interval, now)) {
     case LtrfCore::Ask::Issue:
       return IssueVerdict::Issue;
     case LtrfCore::Ask::Prefetch:
@@ -236,7 +242,7 @@ void LtrfStage::b_transport(tlm::tlm_generic_payload& payload, sc_core::sc_time&
       return;
     }
     case RfAccessKind::Launch:
-      core_.launch(a.warp_slot);
+      core_.launch(a.warp_slot, clock_.cycle_at(delay));
       break;
     case RfAccessKind::Retire:
       core_.retire(a.warp_slot, clock_.cycle_at(delay));

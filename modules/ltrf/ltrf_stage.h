@@ -92,6 +92,12 @@ class LtrfStage : public OperandStage, public IssueHook, public ReportingBlock {
   CycleClock clock_;
   LtrfProgram program_;
   LtrfCore core_;
+  /// Per warp: the PC last asked about and its interval (a warp asks every cycle).
+  struct AskedPc {
+    uint64_t pc = ~uint64_t(0);
+    uint32_t interval = kNoInterval;
+  };
+  std::vector<AskedPc> asked_;
   uint64_t issued_instructions_ = 0;
   power::EnergyAccount energy_;
   power::EnergyAccount::EventId cache_reads_ = 0, cache_writes_ = 0, main_reads_ = 0,
