@@ -213,6 +213,7 @@ void LtrfCore::activate(uint32_t slot, uint32_t interval, uint64_t cycle) {
   // set (LTRF+: its live registers) before it runs (§4.2 "Warp Stall").
   if (interval != kNoInterval && interval < sets_.size()) {
     w.interval = interval;
+    w.header_index = w.pending_index;
     w.wcb.working_set = sets_[interval];
   }
   fetch_working_set(slot, cycle);
@@ -248,7 +249,9 @@ void LtrfCore::activate_next(uint64_t cycle) {
 }
 
 void LtrfCore::replace_missed(uint64_t cycle) {
-  // Loads turn into misses only as cycles pass: one look per cycle is enough.
+  if (queue_.empty() || offsets_.free_slots() != 0) return;
+  // Loads turn into misses only as cycles pass: with every slot taken, one look per
+  // cycle is enough.
   if (cycle == replace_checked_) return;
   replace_checked_ = cycle;
   for (uint32_t s = 0; s < warps_.size() && !queue_.empty() && offsets_.free_slots() == 0; ++s) {
@@ -263,20 +266,25 @@ void LtrfCore::replace_missed(uint64_t cycle) {
 
 // ---------------------------------------------------------------- issue stage
 
-LtrfCore::Ask LtrfCore::before_issue(uint32_t slot, uint32_t interval, uint64_t cycle) {
+LtrfCore::Ask LtrfCore::before_issue(uint32_t slot, uint32_t interval, uint64_t cycle, bool header,
+                                     uint32_t index) {
   if (!caches() || shared()) return Ask::Issue;
   Warp& w = warps_[slot];
   if (w.status != Status::Active && !queue_.empty()) replace_missed(cycle);
   if (w.status == Status::Inactive) {
     w.status = Status::Queued;
     w.pending_interval = interval;
+    w.pending_index = index;
     queue_.push_back(slot);
     activate_next(cycle);
   } else if (w.status == Status::Queued) {
     w.pending_interval = interval;
+    w.pending_index = index;
   }
   if (w.status != Status::Active) return Ask::Wait;
-  if (prefetching() && interval != kNoInterval && interval != w.interval) {
+  const bool new_unit = interval != w.interval || (header && index != w.header_index);
+  if (prefetching() && interval != kNoInterval && new_unit) {
+    w.header_index = index;
     // PREFETCH at the interval's start: registers leaving the working set go back to
     // the main RF when modified (LTRF+: and live), the new ones are fetched.
     const RegisterSet& next = sets_[interval];

@@ -77,7 +77,10 @@ class LtrfCore {
   /// May warp `slot`, whose next instruction is in `interval` (kNoInterval: unknown),
   /// issue at `cycle`? Prefetch: it issues a PREFETCH instead (the set's fetch starts
   /// now); Wait: no cache slot yet, or the working set is not resident.
-  Ask before_issue(uint32_t slot, uint32_t interval, uint64_t cycle);
+  /// `header`: the instruction starts its prefetch unit and reaching it again (a loop)
+  /// prefetches again (strands, §6.6); `index`: the warp's dynamic instruction number.
+  Ask before_issue(uint32_t slot, uint32_t interval, uint64_t cycle, bool header = false,
+                   uint32_t index = 0);
   /// The warp issued `inst`; `dead` are the source registers whose value dies with it
   /// (LTRF+ dead operand bits).
   void issued(uint32_t slot, const WarpInst& inst, const RegisterSet& dead, uint64_t cycle);
@@ -152,6 +155,8 @@ class LtrfCore {
     AddressAllocationUnit banks;
     uint32_t interval = kNoInterval;
     uint32_t pending_interval = kNoInterval;  ///< the interval it asked to run (queued)
+    uint32_t pending_index = ~0u;             ///< and the dynamic instruction
+    uint32_t header_index = ~0u;  ///< dynamic instruction whose unit start was prefetched
     uint64_t resident_at = 0;
     uint64_t load_since = ~uint64_t(0);  ///< issue cycle of the oldest outstanding load
     RegisterSet load_regs;               ///< destinations of outstanding loads

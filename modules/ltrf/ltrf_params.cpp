@@ -20,6 +20,13 @@ void declare_ltrf_params(std::vector<ParamSpec>& out) {
       "ltrf.active_warps, flushed when a warp leaves it.",
       "seed 004 §2.3 (reasons for the 8-30 % hit rate: 'Different warps can displace each "
       "other's registers'); §5 comparison point (2), [19]"));
+  out.push_back(choice_param(
+      "ltrf.prefetch_unit", "interval", {"interval", "strand"},
+      "What a PREFETCH covers: interval = a register-interval (Algorithms 1 and 2; a loop "
+      "inside it is prefetched once); strand = LTRF with strands (§6.6): pieces of a basic "
+      "block and of a register-interval that end after each load, prefetched again every "
+      "time a warp reaches one (so every loop iteration).",
+      "seed 004 §6.6 and Figure 14 ('LTRF (strand)'); strands of [20]"));
   out.push_back(int_param(
       "ltrf.main_rf_config", 1, 1, 7, "configuration",
       "Main register-file technology, a row of Table 2: 1 HP SRAM 1x; 2 HP SRAM 8x bank size; "

@@ -50,6 +50,7 @@ LtrfConfig LtrfConfig::from(const Params& p, const DesignContext& context) {
   k.cache_latency = static_cast<uint32_t>(p.integer("ltrf.cache_latency"));
   k.fill_cycles = static_cast<uint32_t>(p.integer("ltrf.fill_cycles"));
   k.rfc_shared = p.text("ltrf.rfc_sharing") == "shared";
+  c.strands = p.text("ltrf.prefetch_unit") == "strand";
   const int64_t miss = p.integer("ltrf.miss_cycles");
   k.miss_cycles = static_cast<uint32_t>(miss > 0 ? miss : 2 * p.integer("mem.hit_latency"));
   if (k.active_warps > k.max_warps)
@@ -83,12 +84,16 @@ LtrfConfig LtrfConfig::from(const Params& p, const DesignContext& context) {
 
 // ---------------------------------------------------------------- program
 
-LtrfProgram::LtrfProgram(const Kernel& kernel, uint32_t regs_per_interval) {
+LtrfProgram::LtrfProgram(const Kernel& kernel, uint32_t regs_per_interval, bool strands)
+    : strands_(strands) {
   const IntervalPartition partition = form_register_intervals(kernel, regs_per_interval);
   const Liveness liveness = compute_liveness(kernel);
-  for (const RegisterInterval& interval : partition.intervals)
-    sets_.push_back(interval.working_set);
-  mean_length_ = interval_statistics(partition).mean_instructions;
+  if (!strands) {
+    for (const RegisterInterval& interval : partition.intervals)
+      sets_.push_back(interval.working_set);
+    mean_length_ = interval_statistics(partition).mean_instructions;
+  }
+  uint64_t strand_instructions = 0;
   for (const BasicBlock& block : kernel.blocks) {
     for (size_t i = 0; i < block.insts.size(); ++i) {
       const StaticInst& inst = block.insts[i];
@@ -96,10 +101,27 @@ LtrfProgram::LtrfProgram(const Kernel& kernel, uint32_t regs_per_interval) {
       for (uint16_t r : inst.src)
         if (!liveness.live_after[block.id][i].test(r)) dead.set(r);
       index_of_pc_[inst.pc] = static_cast<uint32_t>(interval_.size());
-      interval_.push_back(partition.interval_of[block.id][i]);
       dead_.push_back(dead);
+      if (!strands) {
+        interval_.push_back(partition.interval_of[block.id][i]);
+        header_.push_back(false);
+        continue;
+      }
+      // A strand is a piece of one register-interval inside one basic block that ends
+      // after a load (a long-latency operation) and at every block end (backward
+      // branches end strands; forward ones too here, a conservative choice).
+      const bool starts =
+          i == 0 || block.insts[i - 1].cls == InstClass::Load ||
+          partition.interval_of[block.id][i] != partition.interval_of[block.id][i - 1];
+      if (starts) sets_.emplace_back();
+      for (uint16_t r : inst.src) sets_.back().set(r);
+      for (uint16_t r : inst.dst) sets_.back().set(r);
+      interval_.push_back(static_cast<uint32_t>(sets_.size() - 1));
+      header_.push_back(starts);
+      ++strand_instructions;
     }
   }
+  if (strands && !sets_.empty()) mean_length_ = double(strand_instructions) / double(sets_.size());
 }
 
 LtrfProgram::LtrfProgram(std::vector<RegisterSet> interval_sets,
@@ -109,12 +131,18 @@ LtrfProgram::LtrfProgram(std::vector<RegisterSet> interval_sets,
     index_of_pc_[pc] = static_cast<uint32_t>(interval_.size());
     interval_.push_back(interval);
     dead_.emplace_back();
+    header_.push_back(false);
   }
 }
 
 uint32_t LtrfProgram::interval_of(uint64_t pc) const {
   const auto it = index_of_pc_.find(pc);
   return it == index_of_pc_.end() ? kNoInterval : interval_[it->second];
+}
+
+bool LtrfProgram::starts_unit(uint64_t pc) const {
+  const auto it = index_of_pc_.find(pc);
+  return it != index_of_pc_.end() && header_[it->second];
 }
 
 const RegisterSet& LtrfProgram::dead_after(uint64_t pc) const {
@@ -140,7 +168,7 @@ LtrfProgram program_for(const LtrfConfig& config, const DesignContext& context) 
     return {};
   }
   try {
-    return LtrfProgram(*kernel, config.core.regs_per_interval);
+    return LtrfProgram(*kernel, config.core.regs_per_interval, config.strands);
   } catch (const std::invalid_argument& e) {
     throw ConfigError(std::string("ltrf.regs_per_interval: ") + e.what());
   }
@@ -201,14 +229,15 @@ void LtrfStage::declare_energy(const power::TechTable& tech) {
                         power::PowerState::On, main_states);
 }
 
-IssueVerdict LtrfStage::before_issue(uint32_t slot, uint32_t /*cta_slot*/, uint32_t /*index*/,
+IssueVerdict LtrfStage::before_issue(uint32_t slot, uint32_t /*cta_slot*/, uint32_t index,
                                      const WarpInst& inst, uint64_t now) {
   AskedPc& asked = asked_[slot];
   if (asked.pc != inst.pc) {
     asked.pc = inst.pc;
     asked.interval = program_.interval_of(inst.pc);
+    asked.header = program_.strands() && program_.starts_unit(inst.pc);
   }
-  switch (core_.before_issue(slot, asked.interval, now)) {
+  switch (core_.before_issue(slot, asked.interval, now, asked.header, index)) {
     case LtrfCore::Ask::Issue:
       return IssueVerdict::Issue;
     case LtrfCore::Ask::Prefetch:
@@ -346,6 +375,7 @@ nlohmann::json LtrfStage::describe() const {
             {"regs_per_interval", k.regs_per_interval},
             {"active_warps", k.active_warps},
             {"rfc_sharing", k.rfc_shared ? "shared" : "pool"},
+            {"prefetch_unit", config_.strands ? "strand" : "interval"},
             {"max_regs_per_thread", k.max_regs_per_thread}}},
           {"energy", energy_.describe()}};
 }

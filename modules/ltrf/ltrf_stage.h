@@ -27,6 +27,7 @@ struct LtrfConfig {
   uint32_t main_rf_config = 1;
   double latency_scale = 1.0;  ///< main-RF latency multiplier in use (Table 2 or the override)
   uint32_t base_latency = 1;   ///< main-RF latency of configuration #1, cycles
+  bool strands = false;        ///< prefetch units are strands (§6.6), not register-intervals
   /// Reads ltrf.* and the SM's sizes; mode Off when ltrf.mode = off. Throws ConfigError
   /// naming the option.
   static LtrfConfig from(const Params& params, const DesignContext& context);
@@ -38,12 +39,18 @@ class LtrfProgram {
  public:
   LtrfProgram() = default;
   /// Throws std::invalid_argument when an instruction alone needs more than N registers.
-  LtrfProgram(const Kernel& kernel, uint32_t regs_per_interval);
+  /// `strands`: prefetch units are strands (§6.6) instead of register-intervals:
+  /// pieces of basic blocks that also end after every load, each re-prefetched
+  /// whenever a warp reaches its first instruction.
+  LtrfProgram(const Kernel& kernel, uint32_t regs_per_interval, bool strands = false);
   /// Explicit intervals (test benches): instruction PCs with their interval ids.
   LtrfProgram(std::vector<RegisterSet> interval_sets,
               const std::vector<std::pair<uint64_t, uint32_t>>& pc_intervals);
   uint32_t interval_of(uint64_t pc) const;
   const RegisterSet& dead_after(uint64_t pc) const;
+  /// True when the instruction starts a strand (strand mode only).
+  bool starts_unit(uint64_t pc) const;
+  bool strands() const { return strands_; }
   const std::vector<RegisterSet>& interval_sets() const { return sets_; }
   uint32_t intervals() const { return static_cast<uint32_t>(sets_.size()); }
   double mean_static_length() const { return mean_length_; }
@@ -52,7 +59,9 @@ class LtrfProgram {
   std::unordered_map<uint64_t, uint32_t> index_of_pc_;
   std::vector<uint32_t> interval_;
   std::vector<RegisterSet> dead_;
+  std::vector<bool> header_;
   std::vector<RegisterSet> sets_;
+  bool strands_ = false;
   double mean_length_ = 0.0;
 };
 
@@ -96,6 +105,7 @@ class LtrfStage : public OperandStage, public IssueHook, public ReportingBlock {
   struct AskedPc {
     uint64_t pc = ~uint64_t(0);
     uint32_t interval = kNoInterval;
+    bool header = false;
   };
   std::vector<AskedPc> asked_;
   uint64_t issued_instructions_ = 0;

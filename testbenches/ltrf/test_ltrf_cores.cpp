@@ -226,3 +226,17 @@ TEST_CASE("rfc core: a shared cache evicts FIFO across warps and writes dirty vi
   expect.merge(value_of(9), 0x1u);
   CHECK(out == expect);
 }
+
+TEST_CASE("ltrf core: a strand header prefetches again on every arrival, an interval once",
+          "[ltrf][core]") {
+  LtrfCore core(small_config(LtrfMode::Ltrf), {regs({1, 2})});
+  core.before_issue(0, 0, 0, true, 5);  // activation at dynamic instruction 5
+  CHECK(core.before_issue(0, 0, 20, true, 5) == LtrfCore::Ask::Issue);
+  // The loop comes back to the strand's first instruction (dynamic instruction 9).
+  CHECK(core.before_issue(0, 0, 30, true, 9) == LtrfCore::Ask::Prefetch);
+  CHECK(core.before_issue(0, 0, 31, true, 9) == LtrfCore::Ask::Issue);  // set still resident
+  CHECK(core.counters().prefetches == 1);
+  CHECK(core.counters().fetched == 2);
+  // Register-intervals: the same arrival prefetches nothing.
+  CHECK(core.before_issue(0, 0, 40, false, 13) == LtrfCore::Ask::Issue);
+}

@@ -60,3 +60,11 @@ TEST_CASE("ltrf platform: ltrf on a workload without static code is a config err
   const Params params = Params::load("ltrf", {});
   CHECK_THROWS_AS(SmPlatform(params, open_workload("synthetic", params)), ConfigError);
 }
+
+TEST_CASE("ltrf platform: ltrf-strand runs clean with more prefetches than ltrf",
+          "[ltrf][platform]") {
+  const nlohmann::json s = run("ltrf-strand");
+  const nlohmann::json& b = s["blocks"]["ltrf"];
+  CHECK(b["hit_rate"] == 1.0);
+  CHECK(b["instructions_per_prefetch"].get<double>() < 7.0);
+}
