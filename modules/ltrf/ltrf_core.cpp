@@ -92,7 +92,6 @@ uint64_t LtrfCore::shared_write(uint32_t slot, uint16_t reg, LaneMask mask,
       const uint32_t victim = shared_slots_.oldest_occupied();
       Entry& v = entries_[victim];
       if (v.dirty) {
-        transfer(victim % config_.regs_per_interval, cycle);
         main_write(v.warp, v.reg, cycle + config_.cache_latency, v.value, v.valid_lanes);
         ++counters_.written_back;
       }
@@ -156,8 +155,11 @@ void LtrfCore::evict(uint32_t slot, uint16_t reg, uint64_t cycle, bool write_bac
   Warp& w = warps_[slot];
   Entry& e = entry(w, reg);
   if (write_back && e.valid_lanes != 0) {
-    transfer(w.wcb.bank[reg], cycle);
-    main_write(slot, reg, cycle + config_.cache_latency, e.value, e.valid_lanes);
+    // Read out of the cache bank, then (LTRF) over the narrow link into the main RF;
+    // the RFC writes back over the SM's full-width path.
+    const uint64_t read_out = cycle + config_.cache_latency;
+    const uint64_t arrives = prefetching() ? transfer(w.wcb.bank[reg], read_out) : read_out;
+    main_write(slot, reg, arrives, e.value, e.valid_lanes);
     ++counters_.written_back;
   } else if (e.dirty) {
     ++counters_.dropped_dead;
