@@ -6,6 +6,7 @@
 
 #include "apps/cli.h"
 #include "modules/bdi/bdi_vectors.h"
+#include "modules/ltrf/ltrf_vectors.h"
 #include "modules/regmutex/regmutex_vectors.h"
 #include "modules/rfv/rfv_vectors.h"
 #include "modules/wrf/wrf_vectors.h"
@@ -63,6 +64,14 @@ const std::vector<VectorGenerator>& generators() {
        "26 sections) -> outcome, section, SRP bitmask, mapped physical registers "
        "(docs/blocks/regmutex.md)",
        regmutex::write_vectors},
+      {"ltrf",
+       "LTRF address allocation unit (16 cache banks): a seeded sequence of COUNT allocations and "
+       "deallocations with the result and the unused and occupied queues after each, as one JSON "
+       "document (docs/blocks/ltrf.md)",
+       [](std::ostream& out, uint64_t count, uint64_t seed) {
+         out << aau_vectors(seed, static_cast<uint32_t>(count)).dump(1) << '\n';
+         return count;
+       }},
   };
   return table;
 }

@@ -205,6 +205,7 @@ std::vector<ParamSpec> build_catalogue() {
   declare_bdi_params(all);
   declare_wrf_params(all);
   declare_regmutex_params(all);
+  declare_ltrf_params(all);
   std::sort(all.begin(), all.end(),
             [](const ParamSpec& a, const ParamSpec& b) { return a.name < b.name; });
   for (size_t i = 0; i < all.size(); ++i) {

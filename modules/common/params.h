@@ -65,6 +65,7 @@ void declare_power_params(std::vector<ParamSpec>& out);          // power/
 void declare_rfv_params(std::vector<ParamSpec>& out);            // modules/rfv
 void declare_bdi_params(std::vector<ParamSpec>& out);            // modules/bdi
 void declare_wrf_params(std::vector<ParamSpec>& out);            // modules/wrf
+void declare_ltrf_params(std::vector<ParamSpec>& out);           // modules/ltrf
 void declare_kernel_driver_params(std::vector<ParamSpec>& out);  // stimuli/
 void declare_regmutex_params(std::vector<ParamSpec>& out);       // modules/regmutex
 

@@ -3,6 +3,7 @@
 #include <vector>
 
 #include "modules/bdi/wc_stage.h"
+#include "modules/ltrf/ltrf_stage.h"
 #include "modules/operand_path/crossbar.h"
 #include "modules/regfile/regfile_module.h"
 #include "modules/regmutex/regmutex_stage.h"
@@ -197,6 +198,9 @@ OperandStages make_design_stages(const DesignContext& context) {
   if (regmutex.mode != RegMutexMode::Off)
     stages.push_back(std::make_unique<RegMutexStage>("regmutex", regmutex, context));
   if (context.params.flag("wc.enable")) stages.push_back(make_wc_stage(context.params));
+  if (const LtrfConfig ltrf = LtrfConfig::from(context.params, context);
+      ltrf.core.mode != LtrfMode::Off)
+    stages.push_back(std::make_unique<LtrfStage>("ltrf", ltrf, context));
   // TRIC dates bank accesses from their completion, so it sits after every stage that
   // adds latency (docs/blocks/tric.md).
   add_wrf_stages(context.params, stages);

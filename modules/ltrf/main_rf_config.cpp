@@ -1,0 +1,33 @@
+#include "modules/ltrf/main_rf_config.h"
+
+#include <array>
+#include <stdexcept>
+#include <string>
+
+namespace warpreg {
+
+namespace {
+
+// seed 004 Table 2 ("Various register file designs with different configurations"),
+// columns Config., Cell Technology, #Banks, Bank Size, Network, Cap., Area, Power,
+// Latency; Cap./Area and Cap./Power follow from these.
+const std::array<MainRfTechnology, kMainRfConfigs> kTable2 = {{
+    {1, "HP SRAM", "crossbar", 1, 1, 1.0, 1.0, 1.0, 1.0},
+    {2, "HP SRAM", "crossbar", 1, 8, 8.0, 8.0, 8.0, 1.25},
+    {3, "HP SRAM", "flattened butterfly", 8, 1, 8.0, 8.0, 8.0, 1.5},
+    {4, "LSTP SRAM", "crossbar", 1, 8, 8.0, 8.0, 3.2, 1.6},
+    {5, "LSTP SRAM", "flattened butterfly", 8, 1, 8.0, 8.0, 3.2, 2.8},
+    {6, "TFET SRAM", "flattened butterfly", 8, 1, 8.0, 8.0, 1.05, 5.3},
+    {7, "DWM", "flattened butterfly", 8, 1, 8.0, 0.25, 0.65, 6.3},
+}};
+
+}  // namespace
+
+const MainRfTechnology& main_rf_technology(uint32_t id) {
+  if (id < 1 || id > kMainRfConfigs)
+    throw std::out_of_range("main register-file configuration #" + std::to_string(id) +
+                            " is not in Table 2 (1..7)");
+  return kTable2[id - 1];
+}
+
+}  // namespace warpreg
