@@ -64,7 +64,7 @@ const std::vector<VectorGenerator>& generators() {
        "26 sections) -> outcome, section, SRP bitmask, mapped physical registers "
        "(docs/blocks/regmutex.md)",
        regmutex::write_vectors},
-      {"ltrf",
+      {"aau",
        "LTRF address allocation unit (16 cache banks): a seeded sequence of COUNT allocations and "
        "deallocations with the result and the unused and occupied queues after each, as one JSON "
        "document (docs/blocks/ltrf.md)",

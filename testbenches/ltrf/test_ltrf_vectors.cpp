@@ -1,4 +1,4 @@
-// `warpreg vectors ltrf`: deterministic, and the queues always hold every slot once.
+// `warpreg vectors aau`: deterministic, and the queues always hold every slot once.
 #include <catch2/catch.hpp>
 #include <set>
 
