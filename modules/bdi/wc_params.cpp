@@ -4,20 +4,6 @@
 
 namespace warpreg {
 
-namespace {
-
-ParamSpec bool_param(const char* name, bool default_value, const char* description,
-                     const char* source) {
-  ParamSpec p;
-  p.name = name;
-  p.type = ParamType::Bool;
-  p.default_value = default_value ? "true" : "false";
-  p.description = description;
-  p.source = source;
-  return p;
-}
-
-}  // namespace
 
 void declare_bdi_params(std::vector<ParamSpec>& out) {
   out.push_back(bool_param(

@@ -466,6 +466,17 @@ ParamSpec choice_param(const char* name, const char* default_value,
   return p;
 }
 
+ParamSpec bool_param(const char* name, bool default_value, const char* description,
+                     const char* source) {
+  ParamSpec p;
+  p.name = name;
+  p.type = ParamType::Bool;
+  p.default_value = default_value ? "true" : "false";
+  p.description = description;
+  p.source = source;
+  return p;
+}
+
 const char* to_string(ParamType type) {
   switch (type) {
     case ParamType::Int:

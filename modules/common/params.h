@@ -56,6 +56,8 @@ ParamSpec real_param(const char* name, const char* default_value, double min, do
 ParamSpec choice_param(const char* name, const char* default_value,
                        std::vector<std::string> choices, const char* description,
                        const char* source);
+ParamSpec bool_param(const char* name, bool default_value, const char* description,
+                     const char* source);
 
 /// Catalogue contributions, each defined beside the code it configures. A new
 /// block adds its own declare function here and in param_catalogue().

@@ -12,70 +12,14 @@
 #include <sstream>
 #include <string>
 
+#include "testbenches/support/cli_runner.h"
+
 namespace fs = std::filesystem;
 using nlohmann::json;
 
+using namespace warpreg::testing;
+
 namespace {
-
-// A scratch folder per test case and process, so parallel ctest runs do not collide.
-class Scratch {
- public:
-  Scratch()
-      : path_(fs::temp_directory_path() /
-              ("warpreg_test_cli_" + std::to_string(::getpid()) + "_" + std::to_string(next_++))) {
-    fs::remove_all(path_);
-    fs::create_directories(path_);
-  }
-  ~Scratch() {
-    std::error_code ec;
-    fs::remove_all(path_, ec);
-  }
-  Scratch(const Scratch&) = delete;
-  Scratch& operator=(const Scratch&) = delete;
-  fs::path operator/(const std::string& name) const { return path_ / name; }
-
- private:
-  static inline int next_ = 0;
-  fs::path path_;
-};
-
-std::string slurp(const fs::path& file) {
-  std::ifstream in(file);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
-
-struct Outcome {
-  int status = -1;  ///< exit status, or -1 when killed by a signal
-  std::string out, err, args;
-};
-
-// For INFO(): a failed check shows the command and everything it printed.
-std::ostream& operator<<(std::ostream& os, const Outcome& o) {
-  return os << "warpreg " << o.args << "\nexit status " << o.status << "\nstdout:\n"
-            << o.out << "\nstderr:\n"
-            << o.err;
-}
-
-/// Runs `warpreg ARGS` with stdout and stderr captured in files.
-Outcome warpreg(const std::string& args) {
-  Scratch scratch;
-  const fs::path out = scratch / "stdout", err = scratch / "stderr";
-  const std::string command = std::string("'") + WARPREG_BINARY + "' " + args + " >'" +
-                              out.string() + "' 2>'" + err.string() + "'";
-  const int rc = std::system(command.c_str());
-  Outcome o;
-  o.status = (rc != -1 && WIFEXITED(rc)) ? WEXITSTATUS(rc) : -1;
-  o.out = slurp(out);
-  o.err = slurp(err);
-  o.args = args;
-  return o;
-}
-
-bool contains(const std::string& text, const std::string& part) {
-  return text.find(part) != std::string::npos;
-}
 
 /// The small workload of the run tests: the shared tiny trace when present.
 std::string tiny_workload() {
@@ -87,7 +31,7 @@ std::string tiny_workload() {
 }  // namespace
 
 TEST_CASE("cli: an unknown command exits 2 with a usage hint", "[cli]") {
-  const Outcome o = warpreg("frobnicate");
+  const Outcome o = run_warpreg("frobnicate");
   INFO(o);
   CHECK(o.status == 2);
   CHECK(contains(o.err, "warpreg: error: unknown command 'frobnicate'"));
@@ -95,27 +39,27 @@ TEST_CASE("cli: an unknown command exits 2 with a usage hint", "[cli]") {
 }
 
 TEST_CASE("cli: no command exits 2", "[cli]") {
-  const Outcome o = warpreg("");
+  const Outcome o = run_warpreg("");
   INFO(o);
   CHECK(o.status == 2);
   CHECK(contains(o.err, "missing command"));
 }
 
 TEST_CASE("cli: an unknown option or a stray argument exits 2", "[cli]") {
-  const Outcome option = warpreg("run --frobnicate");
+  const Outcome option = run_warpreg("run --frobnicate");
   INFO(option);
   CHECK(option.status == 2);
   CHECK(contains(option.err, "--frobnicate"));
   CHECK(contains(option.err, "warpreg run --help"));
 
-  const Outcome stray = warpreg("params extra");
+  const Outcome stray = run_warpreg("params extra");
   INFO(stray);
   CHECK(stray.status == 2);
   CHECK(contains(stray.err, "'extra'"));
 }
 
 TEST_CASE("cli: --help lists every command's options with defaults", "[cli]") {
-  const Outcome o = warpreg("--help");
+  const Outcome o = run_warpreg("--help");
   INFO(o);
   CHECK(o.status == 0);
   for (const char* word :
@@ -123,7 +67,7 @@ TEST_CASE("cli: --help lists every command's options with defaults", "[cli]") {
         "--vcd", "--quiet", "--json", "--calls", "(=baseline)", "(=synthetic)", "--version"}) {
     CHECK(contains(o.out, word));
   }
-  const Outcome run_help = warpreg("run --help");
+  const Outcome run_help = run_warpreg("run --help");
   INFO(run_help);
   CHECK(run_help.status == 0);
   CHECK(contains(run_help.out, "--out"));
@@ -131,7 +75,7 @@ TEST_CASE("cli: --help lists every command's options with defaults", "[cli]") {
 }
 
 TEST_CASE("cli: --version names the program", "[cli]") {
-  const Outcome o = warpreg("--version");
+  const Outcome o = run_warpreg("--version");
   INFO(o);
   CHECK(o.status == 0);
   CHECK(contains(o.out, "warpreg "));
@@ -140,7 +84,8 @@ TEST_CASE("cli: --version names the program", "[cli]") {
 
 TEST_CASE("cli: an unknown --set key exits 2 and names the key", "[cli]") {
   Scratch dir;
-  const Outcome o = warpreg("run --set rf.no_such_key=3 --out '" + (dir / "out").string() + "'");
+  const Outcome o =
+      run_warpreg("run --set rf.no_such_key=3 --out '" + (dir / "out").string() + "'");
   INFO(o);
   CHECK(o.status == 2);
   CHECK(contains(o.err, "warpreg: error:"));
@@ -149,12 +94,12 @@ TEST_CASE("cli: an unknown --set key exits 2 and names the key", "[cli]") {
 }
 
 TEST_CASE("cli: params lists the catalogue under a preset", "[cli]") {
-  const Outcome table = warpreg("params");
+  const Outcome table = run_warpreg("params");
   INFO(table);
   CHECK(table.status == 0);
   CHECK(contains(table.out, "rf.banks"));
 
-  const Outcome o = warpreg("params --json --set rf.banks=8");
+  const Outcome o = run_warpreg("params --json --set rf.banks=8");
   INFO(o);
   REQUIRE(o.status == 0);
   const json list = json::parse(o.out);
@@ -175,7 +120,7 @@ TEST_CASE("cli: params lists the catalogue under a preset", "[cli]") {
 }
 
 TEST_CASE("cli: presets lists baseline", "[cli]") {
-  const Outcome o = warpreg("presets");
+  const Outcome o = run_warpreg("presets");
   INFO(o);
   CHECK(o.status == 0);
   CHECK(contains(o.out, "baseline"));
@@ -184,7 +129,7 @@ TEST_CASE("cli: presets lists baseline", "[cli]") {
 TEST_CASE("cli: run --out writes stats.json and stats.csv with the required fields", "[cli]") {
   Scratch dir;
   const fs::path out = dir / "nested" / "out";
-  const Outcome o = warpreg("run --quiet " + tiny_workload() + " --out '" + out.string() + "'");
+  const Outcome o = run_warpreg("run --quiet " + tiny_workload() + " --out '" + out.string() + "'");
   INFO(o);
   REQUIRE(o.status == 0);
   CHECK(o.out.empty());
@@ -227,7 +172,7 @@ TEST_CASE("cli: run --out writes stats.json and stats.csv with the required fiel
 }
 
 TEST_CASE("cli: run prints a summary with cycles and energy", "[cli]") {
-  const Outcome o = warpreg("run " + tiny_workload());
+  const Outcome o = run_warpreg("run " + tiny_workload());
   INFO(o);
   REQUIRE(o.status == 0);
   for (const char* word : {"preset", "baseline", "status", "ok", "cycles", "warp instructions",
@@ -239,8 +184,8 @@ TEST_CASE("cli: run prints a summary with cycles and energy", "[cli]") {
 
 TEST_CASE("cli: a run that stops early exits 1 and still writes its statistics", "[cli]") {
   Scratch dir;
-  const Outcome o = warpreg("run --quiet " + tiny_workload() + " --set sim.max_cycles=2 --out '" +
-                            (dir / "out").string() + "'");
+  const Outcome o = run_warpreg("run --quiet " + tiny_workload() +
+                                " --set sim.max_cycles=2 --out '" + (dir / "out").string() + "'");
   INFO(o);
   CHECK(o.status == 1);
   CHECK(contains(o.err, "warpreg: error:"));
@@ -251,14 +196,14 @@ TEST_CASE("cli: a run that stops early exits 1 and still writes its statistics",
 TEST_CASE("cli: a missing trace file exits 2 and names the file", "[cli]") {
   Scratch dir;
   const fs::path missing = dir / "no_such_kernel.trace";
-  const Outcome o = warpreg("run --workload '" + missing.string() + "'");
+  const Outcome o = run_warpreg("run --workload '" + missing.string() + "'");
   INFO(o);
   CHECK(o.status == 2);
   CHECK(contains(o.err, "no_such_kernel.trace"));
 }
 
 TEST_CASE("cli: a register file too small for one CTA exits 2 naming registers", "[cli]") {
-  const Outcome o = warpreg("run --set sm.registers=1024 --set synth.regs_per_thread=63");
+  const Outcome o = run_warpreg("run --set sm.registers=1024 --set synth.regs_per_thread=63");
   INFO(o);
   CHECK(o.status == 2);
   CHECK(contains(o.err, "warpreg: error:"));
@@ -266,7 +211,7 @@ TEST_CASE("cli: a register file too small for one CTA exits 2 naming registers",
 }
 
 TEST_CASE("cli: describe prints the hardware view as JSON without running", "[cli]") {
-  const Outcome o = warpreg("describe --set synth.ctas=2");
+  const Outcome o = run_warpreg("describe --set synth.ctas=2");
   INFO(o);
   REQUIRE(o.status == 0);
   const json view = json::parse(o.out);
@@ -275,7 +220,7 @@ TEST_CASE("cli: describe prints the hardware view as JSON without running", "[cl
 }
 
 TEST_CASE("cli: bench --json reports platform and b_transport rates", "[cli]") {
-  const Outcome o = warpreg("bench --json --calls 100000 --set synth.ctas=2");
+  const Outcome o = run_warpreg("bench --json --calls 100000 --set synth.ctas=2");
   INFO(o);
   REQUIRE(o.status == 0);
   const json r = json::parse(o.out);
@@ -292,7 +237,7 @@ TEST_CASE("cli: bench --json reports platform and b_transport rates", "[cli]") {
 
 TEST_CASE("cli: compile reports the passes of every function of a real CFG", "[cli][compile]") {
   const std::string dot = std::string(WARPREG_SHARED_DATA_DIR) + "/nvdisasm-cfg/hotspot.dot";
-  const Outcome o = warpreg("compile '" + dot + "' -n 8 24 --json");
+  const Outcome o = run_warpreg("compile '" + dot + "' -n 8 24 --json");
   INFO(o);
   REQUIRE(o.status == 0);
   const json all = json::parse(o.out);
@@ -314,7 +259,7 @@ TEST_CASE("cli: compile reports the passes of every function of a real CFG", "[c
 TEST_CASE("cli: compile rebuilds the CFG of the Accel-Sim sample", "[cli][compile]") {
   const std::string trace =
       std::string(WARPREG_SHARED_DATA_DIR) + "/accelsim/kernel-593-ctx_0x55c28dad19e0.traceg";
-  const Outcome o = warpreg("compile '" + trace + "'");
+  const Outcome o = run_warpreg("compile '" + trace + "'");
   INFO(o);
   REQUIRE(o.status == 0);
   CHECK(contains(o.out, "33 instructions"));
@@ -324,16 +269,16 @@ TEST_CASE("cli: compile rebuilds the CFG of the Accel-Sim sample", "[cli][compil
 }
 
 TEST_CASE("cli: compile rejects other files and unknown functions", "[cli][compile][bad-input]") {
-  const Outcome other = warpreg("compile kernel.ptx");
+  const Outcome other = run_warpreg("compile kernel.ptx");
   CHECK(other.status == 2);
   CHECK(contains(other.err, "FILE.dot"));
   const std::string dot = std::string(WARPREG_SHARED_DATA_DIR) + "/nvdisasm-cfg/cutcp.dot";
-  const Outcome missing = warpreg("compile '" + dot + "' --function nope");
+  const Outcome missing = run_warpreg("compile '" + dot + "' --function nope");
   CHECK(missing.status == 2);
   CHECK(contains(missing.err, "no function 'nope'"));
-  const Outcome zero = warpreg("compile '" + dot + "' -n 0");
+  const Outcome zero = run_warpreg("compile '" + dot + "' -n 0");
   CHECK(zero.status == 2);
   CHECK(contains(zero.err, "--regs-per-interval"));
-  const Outcome none = warpreg("compile");
+  const Outcome none = run_warpreg("compile");
   CHECK(none.status == 2);
 }

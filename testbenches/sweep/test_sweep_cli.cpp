@@ -10,61 +10,13 @@
 #include <sstream>
 #include <string>
 
+#include "testbenches/support/cli_runner.h"
+
 namespace fs = std::filesystem;
 
+using namespace warpreg::testing;
+
 namespace {
-
-class Scratch {
- public:
-  Scratch()
-      : path_(fs::temp_directory_path() / ("warpreg_test_sweep_" + std::to_string(::getpid()))) {
-    fs::remove_all(path_);
-    fs::create_directories(path_);
-  }
-  ~Scratch() {
-    std::error_code ec;
-    fs::remove_all(path_, ec);
-  }
-  fs::path operator/(const std::string& name) const { return path_ / name; }
-
- private:
-  fs::path path_;
-};
-
-std::string slurp(const fs::path& file) {
-  std::ifstream in(file);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
-
-struct Outcome {
-  int status = -1;
-  std::string out, err, args;
-};
-
-std::ostream& operator<<(std::ostream& os, const Outcome& o) {
-  return os << "warpreg " << o.args << "\nexit status " << o.status << "\nstdout:\n"
-            << o.out << "\nstderr:\n"
-            << o.err;
-}
-
-Outcome warpreg(const Scratch& scratch, const std::string& args) {
-  const fs::path out = scratch / "stdout", err = scratch / "stderr";
-  const std::string command = std::string("'") + WARPREG_BINARY + "' " + args + " >'" +
-                              out.string() + "' 2>'" + err.string() + "' </dev/null";
-  const int rc = std::system(command.c_str());
-  Outcome o;
-  o.status = (rc != -1 && WIFEXITED(rc)) ? WEXITSTATUS(rc) : -1;
-  o.out = slurp(out);
-  o.err = slurp(err);
-  o.args = args;
-  return o;
-}
-
-bool contains(const std::string& text, const std::string& part) {
-  return text.find(part) != std::string::npos;
-}
 
 size_t lines(const std::string& text) {
   return static_cast<size_t>(std::count(text.begin(), text.end(), '\n'));
@@ -91,7 +43,7 @@ TEST_CASE("sweep cli: a bad spec is rejected before anything runs", "[sweep][cli
        }) {
     write(s / "bad.json", c.spec);
     fs::remove_all(s / "out");
-    const Outcome o = warpreg(
+    const Outcome o = run_warpreg(
         s, "sweep '" + (s / "bad.json").string() + "' --out '" + (s / "out").string() + "'");
     INFO(o);
     CHECK(o.status == 2);
@@ -108,7 +60,7 @@ TEST_CASE("sweep cli: a local sweep runs every point and a rerun is resumable an
       "seeds": [1, 2], "baseline": {"preset": "baseline"}})");
   const std::string args =
       "sweep '" + (s / "spec.json").string() + "' --out '" + (s / "sw").string() + "' --jobs 2";
-  const Outcome first = warpreg(s, args);
+  const Outcome first = run_warpreg(s, args);
   INFO(first);
   REQUIRE(first.status == 0);
   CHECK(lines(slurp(s / "sw/manifest.tsv")) == 5);
@@ -121,7 +73,7 @@ TEST_CASE("sweep cli: a local sweep runs every point and a rerun is resumable an
 
   // Nothing left to run on a rerun.
   const auto stamp = fs::last_write_time(s / "sw/points/p003/stats.json");
-  const Outcome again = warpreg(s, args);
+  const Outcome again = run_warpreg(s, args);
   INFO(again);
   CHECK(again.status == 0);
   CHECK(contains(again.err, "4 finished earlier, 0 to run"));
@@ -129,7 +81,7 @@ TEST_CASE("sweep cli: a local sweep runs every point and a rerun is resumable an
 
   // A point run again gives the same bytes (same seed, same statistics).
   fs::remove(s / "sw/points/p003/done");
-  const Outcome rerun = warpreg(s, args);
+  const Outcome rerun = run_warpreg(s, args);
   INFO(rerun);
   CHECK(rerun.status == 0);
   CHECK(contains(rerun.err, "3 finished earlier, 1 to run"));
@@ -142,7 +94,7 @@ TEST_CASE("sweep cli: a failed point is reported and does not stop the others", 
   // 32 registers cannot hold one CTA: the platform refuses it when the point runs.
   write(s / "spec.json", R"({"presets": ["baseline"], "fixed": {"synth.ctas": 2,
       "synth.insts_per_warp": 50}, "set": {"sm.registers": [32, 32768]}})");
-  const Outcome o = warpreg(
+  const Outcome o = run_warpreg(
       s, "sweep '" + (s / "spec.json").string() + "' --out '" + (s / "sw").string() + "' --jobs 2");
   INFO(o);
   CHECK(o.status == 1);
@@ -161,8 +113,8 @@ TEST_CASE("sweep cli: --slurm writes a job array over the manifest and runs noth
   Scratch s;
   write(s / "spec.json", R"({"presets": ["baseline"], "fixed": {"synth.ctas": 2},
       "seeds": [1, 2, 3, 4, 5]})");
-  const Outcome o = warpreg(s, "sweep '" + (s / "spec.json").string() + "' --out '" +
-                                   (s / "sw").string() + "' --slurm --slurm-max-array 2");
+  const Outcome o = run_warpreg(s, "sweep '" + (s / "spec.json").string() + "' --out '" +
+                                       (s / "sw").string() + "' --slurm --slurm-max-array 2");
   INFO(o);
   CHECK(o.status == 0);
   const std::string script = slurp(s / "sw/sweep.sbatch");
@@ -172,7 +124,7 @@ TEST_CASE("sweep cli: --slurm writes a job array over the manifest and runs noth
   CHECK_FALSE(fs::exists(s / "sw/points/p001"));
 
   // collect on a sweep that has not run: every row present, none with statistics.
-  const Outcome c = warpreg(s, "collect '" + (s / "sw").string() + "'");
+  const Outcome c = run_warpreg(s, "collect '" + (s / "sw").string() + "'");
   INFO(c);
   CHECK(c.status == 1);
   CHECK(lines(slurp(s / "sw/results.csv")) == 6);
@@ -181,7 +133,7 @@ TEST_CASE("sweep cli: --slurm writes a job array over the manifest and runs noth
 TEST_CASE("experiment cli: the quick rf-shrink experiment draws its figures", "[sweep][cli]") {
   Scratch s;
   const Outcome o =
-      warpreg(s, "experiment rf-shrink --quick --jobs 2 --out '" + (s / "x").string() + "'");
+      run_warpreg(s, "experiment rf-shrink --quick --jobs 2 --out '" + (s / "x").string() + "'");
   INFO(o);
   REQUIRE(o.status == 0);
   CHECK(lines(slurp(s / "x/results.csv")) == 3);
@@ -189,7 +141,7 @@ TEST_CASE("experiment cli: the quick rf-shrink experiment draws its figures", "[
     CHECK(nonempty(s / "x/figures" / (std::string(figure) + ".png")));
     CHECK(nonempty(s / "x/figures" / (std::string(figure) + ".svg")));
   }
-  const Outcome list = warpreg(s, "experiment");
+  const Outcome list = run_warpreg(s, "experiment");
   INFO(list);
   CHECK(list.status == 0);
   CHECK(contains(list.out, "rf-shrink"));
