@@ -1,6 +1,7 @@
 #include "platforms/sweep/sweep_spec.h"
 
 #include <algorithm>
+#include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -300,7 +301,7 @@ Spec parse_spec(const ordered_json& json_in, const std::string& file, bool quick
           checked_string(list[i], where, std::string(field) + "[" + std::to_string(i) + "]"));
     }
   };
-  spec.normalise = {"cycles",          "ipc",      "energy_pj.dynamic",       "energy_pj.leakage",
+  spec.normalise = {"cycles",          "ipc",      "energy_pj.dynamic",      "energy_pj.leakage",
                     "energy_pj.total", "blocks.*", "energy_pj.register_file"};
   if (json.contains("normalise")) spec.normalise.clear();
   string_list("normalise", spec.normalise);
@@ -324,6 +325,24 @@ Spec load_spec(const std::string& path, bool quick) {
   const fs::path dir = fs::absolute(path).parent_path();
   return parse_spec(json, path, quick, dir.string());
 }
+
+namespace {
+
+std::string inputs_digest(const Params& params, const std::string& workload) {
+  std::string text = params.to_json().dump();
+  std::error_code ec;
+  if (fs::is_regular_file(workload, ec)) {
+    text += "\n" + std::to_string(fs::file_size(workload, ec)) + " " +
+            std::to_string(fs::last_write_time(workload, ec).time_since_epoch().count());
+  }
+  uint64_t h = 0xcbf29ce484222325ull;  // FNV-1a
+  for (unsigned char c : text) h = (h ^ c) * 0x100000001b3ull;
+  char hex[17];
+  std::snprintf(hex, sizeof hex, "%016llx", static_cast<unsigned long long>(h));
+  return hex;
+}
+
+}  // namespace
 
 std::vector<Point> expand(const Spec& spec) {
   const Where where(spec.file);
@@ -357,6 +376,7 @@ std::vector<Point> expand(const Spec& spec) {
     }
     try {
       const Params params = Params::load(p.preset, p.sets);
+      p.inputs_digest = inputs_digest(params, p.workload);
       if (p.workload == "synthetic" || opened.insert(p.workload).second) {
         open_workload(p.workload, params);
       }
@@ -412,6 +432,9 @@ std::string command_line(const Point& point, const std::string& binary) {
                     " --workload " + shell_quote(point.workload);
   for (const auto& s : point.sets) cmd += " --set " + shell_quote(s);
   cmd += " --out " + shell_quote(point.out_dir) + " --quiet";
+  // A shell comment: run_point.sh ignores it when it runs the command, and compares it
+  // with the done marker like the rest of the line.
+  if (!point.inputs_digest.empty()) cmd += "  # inputs " + point.inputs_digest;
   return cmd;
 }
 

@@ -56,6 +56,10 @@ struct Point {
   std::string workload;
   std::vector<std::string> sets;  ///< fixed, then the axes' parameters, then sim.seed
   std::string out_dir;            ///< relative to the sweep folder: "points/ID"
+  /// Digest of what the command line does not show: every resolved parameter (an
+  /// edited preset changes them) and the workload file's size and time. The manifest
+  /// carries it, so a re-run repeats the point when it changes.
+  std::string inputs_digest;
 };
 
 /// Reads and checks a spec file. `quick` applies its "quick" object (fields replacing

@@ -89,6 +89,28 @@ TEST_CASE("sweep cli: a local sweep runs every point and a rerun is resumable an
   CHECK(slurp(s / "sw/results.csv") == results);
 }
 
+TEST_CASE("sweep cli: an edited preset file runs its points again", "[sweep][cli]") {
+  Scratch s;
+  const auto preset = [&](int banks) {
+    write(s / "mine.json", R"({"name": "mine", "inherits": "baseline", "params": {"rf.banks": )" +
+                               std::to_string(banks) + "}}");
+  };
+  preset(16);
+  write(s / "spec.json", R"({"presets": ["mine.json"],
+      "fixed": {"synth.ctas": 2, "synth.insts_per_warp": 100}, "seeds": [1, 2]})");
+  const std::string args =
+      "sweep '" + (s / "spec.json").string() + "' --out '" + (s / "sw").string() + "' --jobs 2";
+  REQUIRE(run_warpreg(s, args).status == 0);
+  const Outcome same = run_warpreg(s, args);
+  CHECK(contains(same.err, "2 finished earlier, 0 to run"));
+  preset(8);  // the command lines do not change; the resolved parameters do
+  const Outcome edited = run_warpreg(s, args);
+  INFO(edited);
+  CHECK(edited.status == 0);
+  CHECK(contains(edited.err, "0 finished earlier, 2 to run"));
+  CHECK(contains(slurp(s / "sw/points/p001/stats.json"), "\"rf.banks\": 8"));
+}
+
 TEST_CASE("sweep cli: a failed point is reported and does not stop the others", "[sweep][cli]") {
   Scratch s;
   // 32 registers cannot hold one CTA: the platform refuses it when the point runs.

@@ -87,7 +87,11 @@ TEST_CASE("sweep spec: points are the product of the axes with the last axis fas
   const std::string cmd = command_line(points[1], "/bin/warp reg");
   CHECK(cmd ==
         "'/bin/warp reg' run --preset baseline --workload synthetic --set synth.ctas=2 "
-        "--set rf.banks=8 --set sim.seed=7 --out points/p002 --quiet");
+        "--set rf.banks=8 --set sim.seed=7 --out points/p002 --quiet  # inputs " +
+            points[1].inputs_digest);
+  // The digest follows every resolved parameter, not only the command line's.
+  CHECK(points[1].inputs_digest.size() == 16);
+  CHECK(points[1].inputs_digest != points[0].inputs_digest);
 }
 
 TEST_CASE("sweep spec: each point's baseline shares its other axes", "[sweep]") {
