@@ -37,8 +37,9 @@ for experiment in rf-shrink rfv-energy wc-benchmarks wrf-savings; do
 done
 
 stage "Sanitizer build"
-cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DWARPREG_SANITIZE=ON \
-  -DWARPREG_TESTS=ON >/dev/null
+# -O1 -g1: half the compile time of -O2 -g, and still line numbers in sanitizer reports.
+cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=RelWithDebInfo "-DCMAKE_CXX_FLAGS_RELWITHDEBINFO=-O1 -g1 -DNDEBUG" \
+  -DWARPREG_SANITIZE=ON -DWARPREG_TESTS=ON >/dev/null
 cmake --build build-asan -j"$jobs"
 stage "Sanitizer tests"
 ctest --test-dir build-asan --output-on-failure -j"$jobs"
