@@ -31,6 +31,11 @@ class OperandStage : public sc_core::sc_module {
   /// stats.json counts each cell once.
   virtual bool owns_register_leakage() const { return false; }
 
+  /// True for a stage that needs to hear when a warp is assigned a collector unit: the
+  /// SM then sends one Wake transaction per destination register (the first carries
+  /// the collector and its active mask). TRIC wakes registers, COMA records the mask.
+  virtual bool wants_collector_wakes() const { return false; }
+
  protected:
   /// Default: pass the transaction on unchanged.
   virtual void b_transport(tlm::tlm_generic_payload& payload, sc_core::sc_time& delay) {

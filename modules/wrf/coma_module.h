@@ -33,6 +33,7 @@ class ComaModule : public OperandStage, public ReportingBlock {
   double gated_share() const;
 
   std::string block_name() const override { return "coma"; }
+  bool wants_collector_wakes() const override { return true; }
   nlohmann::json stats(uint64_t end_cycle) override;
   nlohmann::json describe() const override;
 

@@ -35,6 +35,7 @@ class TricModule : public OperandStage, public ReportingBlock, private Transitio
   void attach_coma(const ComaModule* coma) { coma_ = coma; }
 
   std::string block_name() const override { return "tric"; }
+  bool wants_collector_wakes() const override { return true; }
   bool owns_register_leakage() const override { return true; }
   nlohmann::json stats(uint64_t end_cycle) override;
   nlohmann::json describe() const override;

@@ -44,6 +44,7 @@ class SmPlatformImpl {
     blocks_ = {&regfile_, &crossbar_, &sm_};
     for (auto& stage : stages_) {
       if (stage->owns_register_leakage()) regfile_.hand_over_leakage(stage->basename());
+      if (stage->wants_collector_wakes()) sm_.core().announce_collectors(true);
       if (auto* block = dynamic_cast<ReportingBlock*>(stage.get())) blocks_.push_back(block);
       if (auto* hook = dynamic_cast<IssueHook*>(stage.get())) {
         sm_.core().add_issue_hook(hook);

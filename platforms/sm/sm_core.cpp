@@ -69,7 +69,6 @@ SmConfig SmConfig::from(const Params& p) {
   c.mem_miss_latency = u32("mem.miss_latency");
   c.seed = static_cast<uint64_t>(p.integer("sim.seed"));
   c.watchdog_cycles = static_cast<uint64_t>(p.integer("sim.watchdog_cycles"));
-  c.announce_collectors = p.flag("tric.enabled") || p.flag("coma.enabled");
   return c;
 }
 
@@ -193,7 +192,8 @@ bool SmCore::can_issue(uint32_t slot) {
   const Warp& w = warps_[slot];
   if (w.state != WarpState::Running || w.branch_pending || w.scoreboard_blocked ||
       w.last_issue == issue_cycle_) {
-    if (w.state == WarpState::AtBarrier) demote_after_pick_.push_back(slot);
+    if (w.state == WarpState::AtBarrier && config_.policy == SchedulerPolicy::TwoLevel)
+      demote_after_pick_.push_back(slot);
     return false;
   }
   const WarpInst& inst = w.stream->insts[w.next];
@@ -216,7 +216,7 @@ bool SmCore::can_issue(uint32_t slot) {
       break;
   }
   ++counters_.hook_waits;
-  demote_after_pick_.push_back(slot);
+  if (config_.policy == SchedulerPolicy::TwoLevel) demote_after_pick_.push_back(slot);
   return false;
 }
 
@@ -484,11 +484,11 @@ uint64_t SmCore::step(uint64_t now) {
     // A warp held back by a hook or waiting at a barrier leaves the two-level ready
     // queue, as a warp waiting for memory does, so that the warps that can go (RFV's
     // throttled CTA, the last warp to reach the barrier) get in.
-    if (!demote_after_pick_.empty() && config_.policy == SchedulerPolicy::TwoLevel) {
+    if (!demote_after_pick_.empty()) {
       for (uint32_t slot : demote_after_pick_) scheduler.demote(slot);
+      demote_after_pick_.clear();
       rotated = true;
     }
-    demote_after_pick_.clear();
   }
   if (issued) ++counters_.issue_cycles;
   if (done()) return kNever;

@@ -53,7 +53,7 @@ struct SmConfig {
   uint64_t seed = 1;
   uint64_t watchdog_cycles = 100000;
   /// Send Wake transactions when a warp is assigned a collector unit (power-control
-  /// stages need them; the banks ignore them, so the baseline leaves them out).
+  /// stages ask for them, OperandStage::wants_collector_wakes; the banks ignore them).
   bool announce_collectors = false;
 
   static SmConfig from(const Params& p);
@@ -71,9 +71,9 @@ class SmCore {
   uint64_t step(uint64_t now);
 
   /// Registers a design's issue-stage hook; hooks are asked in registration order.
-  void add_issue_hook(IssueHook* hook) {
-    hooks_.push_back(hook);
-  }
+  /// Before the run: send Wake transactions at collector assignment (see SmConfig).
+  void announce_collectors(bool on) { config_.announce_collectors = on; }
+  void add_issue_hook(IssueHook* hook) { hooks_.push_back(hook); }
 
   /// A design's occupancy replaces the SM's (IssueHook::resident_occupancy), before the
   /// first step. Throws ConfigError when its warps do not fit the SM's warp slots.
