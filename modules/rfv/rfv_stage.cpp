@@ -426,16 +426,21 @@ void RfvStage::b_transport(tlm::tlm_generic_payload& payload, sc_core::sc_time& 
         const uint16_t unit = a.kind == RfAccessKind::Read ? a.collector : kWritebackUnit;
         delay += clock_.cycles(lookup_delay(cycle, unit, a.arch_reg));
       }
+      if (phys == kNoPhysical && a.kind == RfAccessKind::Write) {
+        // The issue stage mapped this destination, so the register was released while
+        // the instruction was in flight: a pbr at a reconvergence point the warp reached
+        // in the meantime found it dead (a value written and never read). Nothing
+        // reads it, so the write goes nowhere.
+        ++counters_.dead_writes;
+        payload.set_response_status(tlm::TLM_OK_RESPONSE);
+        return;
+      }
       if (phys == kNoPhysical) {
-        // A read of a register never written (its lanes hold no value the program
-        // defined) or a write the issue stage did not prepare: map it now.
-        if (a.kind == RfAccessKind::Read) ++counters_.unwritten_reads;
+        // A read of a register never written: its lanes hold no value the program
+        // defined, so any entry will do; map one so later writes find it.
+        ++counters_.unwritten_reads;
         phys = allocate(slot, a.arch_reg, cycle);
-        if (phys == kNoPhysical) {
-          if (a.kind == RfAccessKind::Write)
-            throw std::logic_error("rfv: a write found no physical register");
-          phys = 0;  // nothing to read: any entry will do
-        }
+        if (phys == kNoPhysical) phys = 0;
       }
       if (config_.power_gating) {
         // A register in a sub-array that is still waking up waits for it.
@@ -518,6 +523,7 @@ nlohmann::json RfvStage::stats(uint64_t end_cycle) {
   j["throttled_issues"] = counters_.throttled;
   j["allocation_waits"] = counters_.allocation_waits;
   j["unwritten_reads"] = counters_.unwritten_reads;
+  j["dead_writes"] = counters_.dead_writes;
   j["lookup_conflicts"] = counters_.lookup_conflicts;
   return j;
 }

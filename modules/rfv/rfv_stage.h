@@ -133,6 +133,7 @@ class RfvStage : public OperandStage, public IssueHook, public ReportingBlock {
     uint64_t released_by_pir = 0, released_by_pbr = 0, released_at_exit = 0;
     uint64_t pir_fetches = 0, pbr_fetches = 0;
     uint64_t throttled = 0, allocation_waits = 0, unwritten_reads = 0;
+    uint64_t dead_writes = 0;  ///< writebacks to a register released while in flight
     uint64_t lookup_conflicts = 0;
     uint64_t wakeups = 0, wake_waits = 0;
     uint64_t spills = 0, spilled_registers = 0, fills = 0;
