@@ -22,33 +22,18 @@ void declare_power_params(std::vector<ParamSpec>& out) {
   tech.source = "seeds 000-002 (see docs/power.md)";
   out.push_back(tech);
 
-  ParamSpec wire;
-  wire.name = "power.wire_mm";
-  wire.type = ParamType::Real;
-  wire.default_value = "1.0";
-  wire.unit = "mm";
-  wire.min = 0;
-  wire.max = 100;
-  wire.description =
+  out.push_back(real_param(
+      "power.wire_mm", "1.0", 0, 100, "mm",
       "Wire length of the operand crossbar between the register banks and the operand "
       "collectors; every 128-bit transfer over it costs the table's crossbar_transfer (pJ/mm) "
-      "times this length.";
-  wire.source = "seed 001 §6.1: 'the data read from the register banks travels 1 mm' (Table 3)";
-  out.push_back(wire);
-
-  ParamSpec access;
-  access.name = "power.rf_access_scale";
-  access.type = ParamType::Real;
-  access.default_value = "1.0";
-  access.unit = "factor";
-  access.min = 0;
-  access.max = 100;
-  access.description =
+      "times this length.",
+      "seed 001 §6.1: 'the data read from the register banks travels 1 mm' (Table 3)"));
+  out.push_back(real_param(
+      "power.rf_access_scale", "1.0", 0, 100, "factor",
       "Multiplies the technology table's register-bank read and write energy (rf_bank_read, "
       "rf_bank_write) charged by the register file; 1.5, 2.0, 2.5 in the per-bank access "
-      "energy study.";
-  access.source = "seed 001 §6.7, Figure 18 (1.0 = Table 3)";
-  out.push_back(access);
+      "energy study.",
+      "seed 001 §6.7, Figure 18 (1.0 = Table 3)"));
 }
 
 }  // namespace warpreg
