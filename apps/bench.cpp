@@ -15,7 +15,7 @@
 
 #include "apps/cli.h"
 #include "platforms/sm/platform.h"
-#include "stimuli/driver/workload.h"
+#include "stimuli/driver/open_workload.h"
 
 namespace warpreg::cli {
 

@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "modules/common/params.h"
+#include "common/params.h"
 
 #ifndef WARPREG_VERSION
 #define WARPREG_VERSION "0.1.0"  // keep equal to project(VERSION) in CMakeLists.txt

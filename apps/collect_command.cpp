@@ -2,8 +2,8 @@
 #include <filesystem>
 #include <iostream>
 
+#include "apps/sweep/sweep_folder.h"
 #include "apps/sweep_commands.h"
-#include "platforms/sweep/sweep_folder.h"
 
 namespace warpreg::cli {
 

@@ -12,7 +12,7 @@
 #include "apps/cli.h"
 #include "apps/sweep_commands.h"
 #include "platforms/sm/platform.h"
-#include "stimuli/driver/workload.h"
+#include "stimuli/driver/open_workload.h"
 
 namespace warpreg::cli {
 

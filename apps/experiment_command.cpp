@@ -8,8 +8,8 @@
 #include <iostream>
 #include <sstream>
 
+#include "apps/sweep/sweep_folder.h"
 #include "apps/sweep_commands.h"
-#include "platforms/sweep/sweep_folder.h"
 
 namespace warpreg::cli {
 

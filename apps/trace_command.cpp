@@ -7,9 +7,9 @@
 #include <iostream>
 
 #include "apps/cli.h"
+#include "stimuli/driver/open_workload.h"
 #include "stimuli/driver/trace_workload.h"
 #include "stimuli/driver/value_model.h"
-#include "stimuli/driver/workload.h"
 
 namespace warpreg::cli {
 

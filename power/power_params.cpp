@@ -1,7 +1,7 @@
 // Parameters of the energy model: which technology table supplies the
 // coefficients (power/tech/NAME.json, docs/power.md) and the one geometric
 // quantity no table can know, the operand crossbar's wire length.
-#include "modules/common/params.h"
+#include "common/params.h"
 
 namespace warpreg {
 

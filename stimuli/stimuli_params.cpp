@@ -1,6 +1,6 @@
 // Parameters of the built-in synthetic workload (stimuli/driver/synthetic_workload.h)
 // and of the kernel driver (stimuli/driver/kernel_workload.h, profile.h, open_workload.cpp).
-#include "modules/common/params.h"
+#include "common/params.h"
 
 namespace warpreg {
 

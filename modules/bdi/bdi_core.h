@@ -15,7 +15,7 @@
 #include <string>
 #include <vector>
 
-#include "modules/common/warp_register.h"
+#include "common/warp_register.h"
 
 namespace warpreg::bdi {
 

@@ -7,7 +7,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "modules/common/warp_register.h"
+#include "common/warp_register.h"
 
 namespace warpreg::bdi {
 

@@ -13,8 +13,8 @@
 #include <string>
 #include <vector>
 
-#include "modules/common/inst.h"
-#include "modules/common/warp_register.h"
+#include "common/inst.h"
+#include "common/warp_register.h"
 #include "modules/ltrf/address_allocation.h"
 #include "modules/regfile/regfile_core.h"
 #include "stimuli/compiler/liveness.h"

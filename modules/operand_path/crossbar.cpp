@@ -1,7 +1,7 @@
 #include "modules/operand_path/crossbar.h"
 
-#include "modules/common/params.h"
-#include "modules/common/rf_access.h"
+#include "common/params.h"
+#include "modules/interfaces/rf_access.h"
 #include "power/tech_scaling.h"
 
 namespace warpreg {

@@ -1,8 +1,8 @@
 #pragma once
 // The crossbar between the register banks and the operand collectors: every
 // register read or write moves 128 bytes as 128-bit flits over the wire.
-#include "modules/common/block.h"
-#include "modules/operand_path/operand_stage.h"
+#include "modules/interfaces/operand_stage.h"
+#include "modules/interfaces/reporting_block.h"
 #include "power/energy.h"
 
 namespace warpreg {

@@ -1,8 +1,8 @@
 #include "modules/regfile/regfile_module.h"
 
-#include "modules/common/errors.h"
-#include "modules/common/params.h"
-#include "modules/common/rf_access.h"
+#include "common/errors.h"
+#include "common/params.h"
+#include "modules/interfaces/rf_access.h"
 #include "power/tech_scaling.h"
 
 namespace warpreg {

@@ -22,8 +22,8 @@
 #include <cstdint>
 #include <vector>
 
-#include "modules/common/inst.h"
-#include "modules/common/rf_access.h"
+#include "common/inst.h"
+#include "modules/interfaces/rf_access.h"
 
 namespace warpreg {
 

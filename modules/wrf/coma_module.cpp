@@ -2,8 +2,8 @@
 
 #include <algorithm>
 
-#include "modules/common/params.h"
-#include "modules/common/rf_access.h"
+#include "common/params.h"
+#include "modules/interfaces/rf_access.h"
 
 namespace warpreg {
 

@@ -8,10 +8,10 @@
 // bank accesses instead.
 #include <vector>
 
-#include "modules/common/block.h"
-#include "modules/common/cycle_clock.h"
-#include "modules/common/rf_access.h"
-#include "modules/operand_path/operand_stage.h"
+#include "common/cycle_clock.h"
+#include "modules/interfaces/operand_stage.h"
+#include "modules/interfaces/reporting_block.h"
+#include "modules/interfaces/rf_access.h"
 #include "modules/wrf/coma_core.h"
 #include "power/energy.h"
 

@@ -2,9 +2,9 @@
 
 #include <stdexcept>
 
-#include "modules/common/errors.h"
-#include "modules/common/params.h"
-#include "modules/common/rf_access.h"
+#include "common/errors.h"
+#include "common/params.h"
+#include "modules/interfaces/rf_access.h"
 #include "modules/wrf/coma_module.h"
 #include "power/tech_scaling.h"
 

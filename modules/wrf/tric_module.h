@@ -9,9 +9,9 @@
 // woken at its collector assignment, DROWSY again once read) and Write (the
 // writeback: DROWSY again once written). Everything is forwarded unchanged except
 // the annotated delay of an access that must wait for its entry to wake.
-#include "modules/common/block.h"
-#include "modules/common/cycle_clock.h"
-#include "modules/operand_path/operand_stage.h"
+#include "common/cycle_clock.h"
+#include "modules/interfaces/operand_stage.h"
+#include "modules/interfaces/reporting_block.h"
 #include "modules/wrf/tric_core.h"
 #include "power/energy.h"
 

@@ -2,13 +2,13 @@
 
 #include <vector>
 
-#include "modules/bdi/wc_stage.h"
-#include "modules/ltrf/ltrf_stage.h"
+#include "designs/ltrf/ltrf_stage.h"
+#include "designs/regmutex/regmutex_stage.h"
+#include "designs/rfv/rfv_stage.h"
+#include "designs/wc/wc_stage.h"
+#include "designs/wrf/wrf_stages.h"
 #include "modules/operand_path/crossbar.h"
 #include "modules/regfile/regfile_module.h"
-#include "modules/regmutex/regmutex_stage.h"
-#include "modules/rfv/rfv_stage.h"
-#include "modules/wrf/wrf_stages.h"
 #include "platforms/sm/sm_module.h"
 #include "power/energy.h"
 

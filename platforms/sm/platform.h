@@ -7,13 +7,13 @@
 #include <string>
 #include <vector>
 
-#include "modules/common/cycle_clock.h"
-#include "modules/common/errors.h"
-#include "modules/common/params.h"
-#include "modules/operand_path/operand_stage.h"
+#include "common/cycle_clock.h"
+#include "common/errors.h"
+#include "common/params.h"
+#include "modules/interfaces/operand_stage.h"
+#include "modules/interfaces/workload.h"
 #include "platforms/sm/sm_core.h"
 #include "power/energy.h"
-#include "stimuli/driver/workload.h"
 
 namespace warpreg {
 

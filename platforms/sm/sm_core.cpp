@@ -4,8 +4,8 @@
 #include <sstream>
 #include <stdexcept>
 
-#include "modules/common/errors.h"
-#include "modules/common/params.h"
+#include "common/errors.h"
+#include "common/params.h"
 
 namespace warpreg {
 

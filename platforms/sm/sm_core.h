@@ -11,11 +11,12 @@
 #include <string>
 #include <vector>
 
-#include "modules/common/rf_access.h"
+#include "modules/interfaces/issue_hook.h"
+#include "modules/interfaces/occupancy.h"
+#include "modules/interfaces/rf_access.h"
+#include "modules/interfaces/workload.h"
 #include "modules/scheduler/warp_scheduler.h"
-#include "platforms/sm/issue_hook.h"
-#include "platforms/sm/occupancy.h"
-#include "stimuli/driver/workload.h"
+#include "platforms/sm/shadow_register_file.h"
 
 namespace warpreg {
 

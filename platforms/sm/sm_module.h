@@ -9,8 +9,8 @@
 #include <systemc>
 #include <tlm>
 
-#include "modules/common/block.h"
-#include "modules/common/cycle_clock.h"
+#include "common/cycle_clock.h"
+#include "modules/interfaces/reporting_block.h"
 #include "platforms/sm/sm_core.h"
 #include "power/energy.h"
 

@@ -1,6 +1,6 @@
 // Parameters of the baseline SM platform. Defaults are the Fermi-like SM all
 // five seeds evaluate on (GPGPU-Sim 3.x GTX480 configuration).
-#include "modules/common/params.h"
+#include "common/params.h"
 
 namespace warpreg {
 

@@ -26,7 +26,7 @@
 #include <string>
 #include <vector>
 
-#include "platforms/sm/occupancy.h"
+#include "modules/interfaces/occupancy.h"
 #include "stimuli/kernel/kernel_ir.h"
 
 namespace warpreg {

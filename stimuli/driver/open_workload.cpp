@@ -1,6 +1,8 @@
+#include "stimuli/driver/open_workload.h"
+
 #include <filesystem>
 
-#include "modules/common/params.h"
+#include "common/params.h"
 #include "stimuli/driver/kernel_workload.h"
 #include "stimuli/driver/profile.h"
 #include "stimuli/driver/spilling_workload.h"

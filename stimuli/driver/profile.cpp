@@ -9,7 +9,7 @@
 #include <set>
 #include <sstream>
 
-#include "modules/common/params.h"
+#include "common/params.h"
 #include "stimuli/driver/kernel_workload.h"
 
 #ifndef WARPREG_SOURCE_DIR

@@ -9,8 +9,8 @@
 #include <string>
 #include <vector>
 
+#include "modules/interfaces/workload.h"
 #include "stimuli/driver/value_model.h"
-#include "stimuli/driver/workload.h"
 #include "stimuli/kernel/kernel_ir.h"
 
 namespace warpreg {

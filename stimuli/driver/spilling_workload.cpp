@@ -3,8 +3,8 @@
 #include <algorithm>
 #include <string>
 
-#include "modules/common/params.h"
-#include "platforms/sm/occupancy.h"
+#include "common/params.h"
+#include "modules/interfaces/occupancy.h"
 
 namespace warpreg {
 

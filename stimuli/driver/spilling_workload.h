@@ -7,7 +7,7 @@
 #include <memory>
 #include <vector>
 
-#include "stimuli/driver/workload.h"
+#include "modules/interfaces/workload.h"
 
 namespace warpreg {
 

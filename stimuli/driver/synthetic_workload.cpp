@@ -4,7 +4,7 @@
 #include <limits>
 #include <sstream>
 
-#include "modules/common/params.h"
+#include "common/params.h"
 #include "stimuli/driver/value_model.h"
 
 namespace warpreg {

@@ -9,7 +9,7 @@
 #include <string_view>
 #include <vector>
 
-#include "stimuli/driver/workload.h"
+#include "modules/interfaces/workload.h"
 
 namespace warpreg {
 

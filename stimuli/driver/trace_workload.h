@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "stimuli/driver/workload.h"
+#include "modules/interfaces/workload.h"
 
 namespace warpreg {
 

@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <cstdlib>
 
-#include "stimuli/driver/workload.h"
+#include "modules/interfaces/workload.h"
 
 namespace warpreg {
 

@@ -9,7 +9,7 @@
 #include <string_view>
 #include <vector>
 
-#include "modules/common/warp_register.h"
+#include "common/warp_register.h"
 
 namespace warpreg {
 

@@ -15,7 +15,7 @@
 #include <unordered_map>
 #include <utility>
 
-#include "modules/common/params.h"
+#include "common/params.h"
 #include "stimuli/kernel/kernel_ir.h"
 
 namespace warpreg {

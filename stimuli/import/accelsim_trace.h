@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "stimuli/driver/workload.h"
+#include "stimuli/driver/open_workload.h"
 #include "stimuli/kernel/kernel_ir.h"
 
 namespace warpreg {

@@ -6,7 +6,7 @@
 #include <sstream>
 #include <stdexcept>
 
-#include "stimuli/driver/workload.h"
+#include "modules/interfaces/workload.h"
 
 namespace warpreg {
 

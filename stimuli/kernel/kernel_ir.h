@@ -7,7 +7,7 @@
 #include <string_view>
 #include <vector>
 
-#include "modules/common/inst.h"
+#include "common/inst.h"
 
 namespace warpreg {
 

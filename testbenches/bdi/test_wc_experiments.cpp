@@ -4,8 +4,9 @@
 #include <catch2/catch.hpp>
 #include <set>
 
+#include "apps/sweep/sweep_spec.h"
 #include "platforms/sm/platform.h"
-#include "platforms/sweep/sweep_spec.h"
+#include "stimuli/driver/open_workload.h"
 
 using namespace warpreg;
 

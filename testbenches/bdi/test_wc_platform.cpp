@@ -4,6 +4,7 @@
 #include <chrono>
 
 #include "platforms/sm/platform.h"
+#include "stimuli/driver/open_workload.h"
 
 using namespace warpreg;
 

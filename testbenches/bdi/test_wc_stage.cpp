@@ -7,9 +7,9 @@
 #include <functional>
 #include <systemc>
 
-#include "modules/bdi/wc_stage.h"
-#include "modules/common/params.h"
-#include "modules/common/rf_access.h"
+#include "common/params.h"
+#include "designs/wc/wc_stage.h"
+#include "modules/interfaces/rf_access.h"
 #include "modules/regfile/regfile_module.h"
 
 using namespace warpreg;

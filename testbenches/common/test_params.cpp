@@ -9,7 +9,7 @@
 #include <functional>
 #include <optional>
 
-#include "modules/common/params.h"
+#include "common/params.h"
 
 using namespace warpreg;
 namespace fs = std::filesystem;

@@ -5,9 +5,9 @@
 #include <string>
 #include <vector>
 
-#include "modules/common/params.h"
+#include "common/params.h"
 #include "platforms/sm/platform.h"
-#include "stimuli/driver/workload.h"
+#include "stimuli/driver/open_workload.h"
 #include "stimuli/import/accelsim_trace.h"
 #include "stimuli/kernel/kernel_ir.h"
 

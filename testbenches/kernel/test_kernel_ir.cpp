@@ -2,7 +2,7 @@
 #include <sstream>
 #include <string>
 
-#include "stimuli/driver/workload.h"
+#include "modules/interfaces/workload.h"
 #include "stimuli/import/nvdisasm_dot.h"
 #include "stimuli/kernel/kernel_ir.h"
 #include "testbenches/support/kernel_builder.h"

@@ -3,6 +3,7 @@
 #include <catch2/catch.hpp>
 
 #include "platforms/sm/platform.h"
+#include "stimuli/driver/open_workload.h"
 
 using namespace warpreg;
 

@@ -6,9 +6,9 @@
 #include <catch2/catch.hpp>
 #include <systemc>
 
-#include "modules/common/params.h"
-#include "modules/common/rf_access.h"
-#include "modules/ltrf/ltrf_stage.h"
+#include "common/params.h"
+#include "designs/ltrf/ltrf_stage.h"
+#include "modules/interfaces/rf_access.h"
 
 using namespace warpreg;
 using sc_core::sc_time;

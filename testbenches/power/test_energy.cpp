@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "modules/common/params.h"
+#include "common/params.h"
 #include "power/energy.h"
 
 using namespace warpreg::power;

@@ -4,8 +4,8 @@
 #include <catch2/catch.hpp>
 #include <systemc>
 
-#include "modules/common/params.h"
-#include "modules/common/rf_access.h"
+#include "common/params.h"
+#include "modules/interfaces/rf_access.h"
 #include "modules/regfile/regfile_module.h"
 
 using namespace warpreg;

@@ -4,9 +4,9 @@
 #include <catch2/catch.hpp>
 #include <set>
 
-#include "modules/common/errors.h"
+#include "common/errors.h"
+#include "designs/regmutex/regmutex_plan.h"
 #include "modules/regmutex/regmutex_core.h"
-#include "modules/regmutex/regmutex_plan.h"
 #include "stimuli/compiler/regmutex_points.h"
 #include "testbenches/support/kernel_builder.h"
 

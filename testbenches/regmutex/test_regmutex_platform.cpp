@@ -3,8 +3,9 @@
 // reported before the run.
 #include <catch2/catch.hpp>
 
-#include "modules/common/errors.h"
+#include "common/errors.h"
 #include "platforms/sm/platform.h"
+#include "stimuli/driver/open_workload.h"
 #include "testbenches/support/kernel_builder.h"
 
 using namespace warpreg;

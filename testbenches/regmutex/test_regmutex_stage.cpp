@@ -9,10 +9,11 @@
 #include <map>
 #include <systemc>
 
-#include "modules/common/params.h"
-#include "modules/common/rf_access.h"
-#include "modules/regmutex/regmutex_stage.h"
+#include "common/params.h"
+#include "designs/regmutex/regmutex_stage.h"
+#include "modules/interfaces/rf_access.h"
 #include "platforms/sm/platform.h"
+#include "stimuli/driver/open_workload.h"
 
 using namespace warpreg;
 using sc_core::sc_time;

@@ -3,10 +3,10 @@
 // reads; a release flag that frees a live register is caught by the integrity check.
 #include <catch2/catch.hpp>
 
-#include "modules/common/errors.h"
-#include "modules/common/params.h"
+#include "common/errors.h"
+#include "common/params.h"
 #include "platforms/sm/platform.h"
-#include "stimuli/driver/workload.h"
+#include "stimuli/driver/open_workload.h"
 #include "testbenches/support/kernel_builder.h"
 
 using namespace warpreg;
@@ -39,8 +39,8 @@ TEST_CASE("rfv: renaming with gating keeps every value on the Accel-Sim sample",
   CHECK(rfv["residency"]["register_subarrays"]["gated"].get<uint64_t>() > 0);
   CHECK(s["blocks"]["regfile"]["leakage_pj"].get<double>() == 0.0);
   CHECK(s["blocks"]["regfile"]["leakage_accounted_by"] == "rfv");
-  CHECK(s["metadata_instructions"].get<uint64_t>() == rfv["pir_fetches"].get<uint64_t>() +
-                                                          rfv["pbr_fetches"].get<uint64_t>());
+  CHECK(s["metadata_instructions"].get<uint64_t>() ==
+        rfv["pir_fetches"].get<uint64_t>() + rfv["pbr_fetches"].get<uint64_t>());
 }
 
 TEST_CASE("rfv: GPU-shrink runs a profile on half the registers", "[rfv][platform]") {

@@ -1,8 +1,8 @@
 // Occupancy: how many CTAs fit, which resource limits, and the error when none fits.
 #include <catch2/catch.hpp>
 
-#include "modules/common/errors.h"
-#include "platforms/sm/occupancy.h"
+#include "common/errors.h"
+#include "modules/interfaces/occupancy.h"
 
 using namespace warpreg;
 

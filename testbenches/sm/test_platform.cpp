@@ -8,10 +8,11 @@
 #include <fstream>
 #include <iterator>
 
-#include "modules/common/block.h"
-#include "modules/common/errors.h"
-#include "modules/common/rf_access.h"
+#include "common/errors.h"
+#include "modules/interfaces/reporting_block.h"
+#include "modules/interfaces/rf_access.h"
 #include "platforms/sm/platform.h"
+#include "stimuli/driver/open_workload.h"
 
 using namespace warpreg;
 

@@ -6,8 +6,8 @@
 #include <map>
 #include <systemc>
 
-#include "modules/common/params.h"
-#include "modules/common/rf_access.h"
+#include "common/params.h"
+#include "modules/interfaces/rf_access.h"
 #include "modules/operand_path/crossbar.h"
 #include "platforms/sm/sm_module.h"
 

@@ -8,10 +8,11 @@
 #include <string>
 #include <vector>
 
-#include "modules/common/params.h"
+#include "common/params.h"
+#include "platforms/sm/shadow_register_file.h"
+#include "stimuli/driver/open_workload.h"
 #include "stimuli/driver/synthetic_workload.h"
 #include "stimuli/driver/trace_workload.h"
-#include "stimuli/driver/workload.h"
 
 using namespace warpreg;
 using Catch::Matchers::Contains;

@@ -10,9 +10,9 @@
 #include <fstream>
 #include <sstream>
 
-#include "modules/common/params.h"
+#include "common/params.h"
 #include "platforms/sm/platform.h"
-#include "stimuli/driver/workload.h"
+#include "stimuli/driver/open_workload.h"
 #include "testbenches/support/kernel_builder.h"
 
 using namespace warpreg;

@@ -3,8 +3,8 @@
 // value models land in Warped-Compression's similarity bins.
 #include <catch2/catch.hpp>
 
-#include "modules/common/params.h"
-#include "platforms/sm/occupancy.h"
+#include "common/params.h"
+#include "modules/interfaces/occupancy.h"
 #include "stimuli/driver/kernel_workload.h"
 #include "stimuli/driver/profile.h"
 #include "stimuli/driver/value_model.h"

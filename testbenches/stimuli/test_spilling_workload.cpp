@@ -2,7 +2,7 @@
 // load before each read and a store after each write, values unchanged.
 #include <catch2/catch.hpp>
 
-#include "modules/common/params.h"
+#include "common/params.h"
 #include "stimuli/driver/spilling_workload.h"
 
 using namespace warpreg;
@@ -54,7 +54,7 @@ TEST_CASE("spilling: spilled registers go through scratch registers and memory",
   CHECK(spilled.shape().regs_per_thread == 6);
   CHECK(spilled.kept_registers() == 2);
   const WarpStream& s = spilled.load_warp(0, 0, 0);
-  REQUIRE(s.insts.size() == 5);  // write, store, load, read, exit
+  REQUIRE(s.insts.size() == 5);   // write, store, load, read, exit
   CHECK(s.insts[0].dst[0] == 2);  // R7 written to scratch R2
   CHECK(s.insts[1].cls == InstClass::Store);
   CHECK(s.insts[1].src[0] == 2);

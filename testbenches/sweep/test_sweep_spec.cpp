@@ -9,8 +9,8 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
-#include "platforms/sweep/sweep_folder.h"
-#include "platforms/sweep/sweep_spec.h"
+#include "apps/sweep/sweep_folder.h"
+#include "apps/sweep/sweep_spec.h"
 
 namespace fs = std::filesystem;
 using nlohmann::ordered_json;

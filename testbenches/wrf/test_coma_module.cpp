@@ -2,7 +2,7 @@
 // collector's active lanes, data and timing unchanged.
 #include <catch2/catch.hpp>
 
-#include "modules/common/params.h"
+#include "common/params.h"
 #include "modules/wrf/coma_module.h"
 #include "testbenches/wrf/wrf_bench.h"
 

@@ -2,7 +2,7 @@
 // wake-up latency in SystemC time, residency and the content check.
 #include <catch2/catch.hpp>
 
-#include "modules/common/params.h"
+#include "common/params.h"
 #include "modules/wrf/tric_module.h"
 #include "testbenches/wrf/wrf_bench.h"
 

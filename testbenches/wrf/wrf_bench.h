@@ -8,8 +8,8 @@
 #include <systemc>
 #include <vector>
 
-#include "modules/common/cycle_clock.h"
-#include "modules/common/rf_access.h"
+#include "common/cycle_clock.h"
+#include "modules/interfaces/rf_access.h"
 
 namespace warpreg::test {
 

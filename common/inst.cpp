@@ -1,0 +1,52 @@
+#include "common/inst.h"
+
+namespace warpreg {
+
+namespace {
+constexpr std::array<std::string_view, kInstClassCount> kClassNames = {
+    "alu", "sfu", "load", "store", "branch", "barrier", "exit"};
+}
+
+std::string_view to_string(InstClass c) { return kClassNames[static_cast<unsigned>(c)]; }
+
+bool parse_inst_class(std::string_view text, InstClass& out) {
+  for (unsigned i = 0; i < kInstClassCount; ++i) {
+    if (kClassNames[i] == text) {
+      out = static_cast<InstClass>(i);
+      return true;
+    }
+  }
+  return false;
+}
+
+}  // namespace warpreg
+
+#include "modules/interfaces/rf_access.h"
+
+namespace warpreg {
+
+std::string_view to_string(RfAccessKind kind) {
+  switch (kind) {
+    case RfAccessKind::Read:
+      return "read";
+    case RfAccessKind::Write:
+      return "write";
+    case RfAccessKind::Release:
+      return "release";
+    case RfAccessKind::Acquire:
+      return "acquire";
+    case RfAccessKind::Prefetch:
+      return "prefetch";
+    case RfAccessKind::Wake:
+      return "wake";
+    case RfAccessKind::Sleep:
+      return "sleep";
+    case RfAccessKind::Launch:
+      return "launch";
+    case RfAccessKind::Retire:
+      return "retire";
+  }
+  return "?";
+}
+
+}  // namespace warpreg

@@ -1,0 +1,61 @@
+#pragma once
+// The warp-trace driver's interface to the SM: a kernel's launch shape and, per
+// warp, its stream of dynamic warp instructions with destination values.
+#include <cstdint>
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "common/inst.h"
+#include "common/warp_register.h"
+
+namespace warpreg {
+
+class Params;
+struct Kernel;
+
+/// What a kernel launch asks of an SM.
+struct KernelShape {
+  std::string name;
+  uint32_t ctas = 1;  ///< CTAs in the grid
+  uint32_t threads_per_cta = 32;
+  uint32_t regs_per_thread = 16;    ///< architected registers per thread
+  uint32_t shared_mem_per_cta = 0;  ///< bytes
+  uint32_t warps_per_cta() const { return (threads_per_cta + 31) / 32; }
+};
+
+/// One warp's dynamic instructions, ending with an Exit instruction.
+struct WarpStream {
+  std::vector<WarpInst> insts;
+  /// Destination values; WarpInst::value_index points here.
+  std::vector<WarpRegister> values;
+  void clear() {
+    insts.clear();
+    values.clear();
+  }
+};
+
+/// Bad stimulus input: the message names the file and line (or option).
+class WorkloadError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+class Workload {
+ public:
+  virtual ~Workload() = default;
+  virtual const KernelShape& shape() const = 0;
+  /// The instruction stream of warp `warp` of CTA `cta`, loaded into hardware warp
+  /// slot `slot`. The reference stays valid until the same slot is loaded again,
+  /// so a generator may reuse one buffer per slot.
+  virtual const WarpStream& load_warp(uint32_t slot, uint32_t cta, uint32_t warp) = 0;
+  /// A line for reports: "trace FILE" or "synthetic PROFILE seed S".
+  virtual std::string describe() const = 0;
+  /// The static kernel the streams execute (WarpInst::pc is a StaticInst's pc and
+  /// source k is its src[k]), for designs that need compiler metadata (release
+  /// flags, register-intervals, |E_s|); nullptr when the workload has none.
+  virtual const Kernel* static_code() const { return nullptr; }
+};
+
+}  // namespace warpreg
