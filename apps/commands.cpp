@@ -11,6 +11,7 @@
 
 #include "apps/cli.h"
 #include "apps/sweep_commands.h"
+#include "designs/design_registry.h"
 #include "platforms/sm/platform.h"
 #include "stimuli/driver/open_workload.h"
 
@@ -284,21 +285,63 @@ int presets_command(const po::variables_map&) {
   return kExitOk;
 }
 
+// ---------------------------------------------------------------- designs
+
+po::options_description designs_options() {
+  po::options_description desc("Options of 'warpreg designs'", kHelpWidth, kHelpWidth / 2);
+  desc.add_options()("json", "Print the registry as JSON.");
+  return desc;
+}
+
+int designs_command(const po::variables_map& vm) {
+  nlohmann::json all = nlohmann::json::array();
+  for (const DesignSpec* d : DesignRegistry::instance().designs()) {
+    std::vector<ParamSpec> params;
+    if (d->declare_params) d->declare_params(params);
+    nlohmann::json names = nlohmann::json::array();
+    for (const ParamSpec& p : params) names.push_back(p.name);
+    all.push_back({{"name", d->name},
+                   {"title", d->title},
+                   {"paper", d->paper},
+                   {"claims", d->claims},
+                   {"parameters", names},
+                   {"vectors", d->vectors}});
+  }
+  if (vm.count("json")) {
+    std::cout << all.dump(2) << '\n';
+    return kExitOk;
+  }
+  std::cout << "Designs (add with --design NAME, or \"designs\": [...] in a preset):\n";
+  for (const auto& d : all) {
+    std::cout << "  " << d["name"].get<std::string>() << "\n"
+              << wrap(d["title"].get<std::string>() + " (" + d["paper"].get<std::string>() + ")", 6,
+                      100);
+    for (const auto& claim : d["claims"])
+      std::cout << "      takes over the " << claim.get<std::string>() << "\n";
+  }
+  return kExitOk;
+}
+
 }  // namespace
 
 const std::vector<Command>& commands() {
   static const std::vector<Command> table = {
-      {"run", "[--preset P] [--workload W] [--out DIR] [--set KEY=VALUE]... [--vcd FILE] [--quiet]",
+      {"run",
+       "[--preset P] [--workload W] [--out DIR] [--design D]... [--set KEY=VALUE]... [--vcd FILE] "
+       "[--quiet]",
        "Simulate a workload on a preset; print cycles, IPC, integrity and energy per block.",
        run_options, run_command},
-      {"params", "[--preset P] [--set KEY=VALUE]... [--json]",
+      {"params", "[--preset P] [--design D]... [--set KEY=VALUE]... [--json]",
        "List every parameter with its value under a preset, default, unit, range and origin.",
        params_options, params_command},
-      {"describe", "[--preset P] [--workload W] [--set KEY=VALUE]...",
+      {"describe", "[--preset P] [--workload W] [--design D]... [--set KEY=VALUE]...",
        "Elaborate the platform without running it; print its hardware description as JSON.",
        describe_options, describe_command},
       {"presets", "", "List the shipped presets with their description.", presets_options,
        presets_command},
+      {"designs", "[--json]",
+       "List the register-file designs a machine can take (--design), what each takes over.",
+       designs_options, designs_command},
       {"compile",
        "FILE.dot|FILE.traceg [--function NAME] [--regs-per-interval N]... [--threads-per-cta T] "
        "[--preset P] [--set KEY=VALUE]... [--json]",

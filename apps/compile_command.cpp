@@ -8,11 +8,11 @@
 #include <stdexcept>
 
 #include "apps/cli.h"
+#include "designs/ltrf/compiler/register_intervals.h"
+#include "designs/regmutex/compiler/regmutex_sizing.h"
+#include "designs/rfv/compiler/release_flags.h"
 #include "platforms/sm/sm_core.h"
 #include "stimuli/compiler/liveness.h"
-#include "stimuli/compiler/register_intervals.h"
-#include "stimuli/compiler/regmutex_sizing.h"
-#include "stimuli/compiler/release_flags.h"
 #include "stimuli/import/accelsim_trace.h"
 #include "stimuli/import/nvdisasm_dot.h"
 

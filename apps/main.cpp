@@ -121,6 +121,10 @@ void add_set_option(po::options_description& desc) {
   desc.add_options()("set,s", po::value<std::vector<std::string>>()->value_name("KEY=VALUE"),
                      "Override one parameter after the preset; repeatable, applied in order "
                      "(see 'warpreg params'). Default: none.");
+  desc.add_options()("design,d", po::value<std::vector<std::string>>()->value_name("NAME"),
+                     "Add a register-file design to the preset's machine (rfv, wc, tric, coma, "
+                     "regmutex, ltrf; see 'warpreg designs'); repeatable, after the preset's "
+                     "own \"designs\". Default: none.");
 }
 
 void add_workload_option(po::options_description& desc) {
@@ -139,7 +143,9 @@ Params load_params(const po::variables_map& vm, const std::vector<std::string>& 
     sets.insert(sets.end(), user.begin(), user.end());
   }
   const std::string preset = vm.count("preset") ? vm["preset"].as<std::string>() : "baseline";
-  return Params::load(preset, sets);
+  std::vector<std::string> designs;
+  if (vm.count("design")) designs = vm["design"].as<std::vector<std::string>>();
+  return Params::load(preset, sets, designs);
 }
 
 std::string workload_name(const po::variables_map& vm) {

@@ -195,17 +195,21 @@ void check_spec(const ParamSpec& spec) {
   }
 }
 
+struct Registrations {
+  std::vector<ParamDeclarations> declarations;
+  bool built = false;
+};
+
+Registrations& registrations() {
+  static Registrations r;
+  return r;
+}
+
 std::vector<ParamSpec> build_catalogue() {
+  Registrations& r = registrations();
+  r.built = true;
   std::vector<ParamSpec> all;
-  declare_platform_params(all);
-  declare_stimuli_params(all);
-  declare_kernel_driver_params(all);
-  declare_power_params(all);
-  declare_rfv_params(all);
-  declare_bdi_params(all);
-  declare_wrf_params(all);
-  declare_regmutex_params(all);
-  declare_ltrf_params(all);
+  for (const auto& declare : r.declarations) declare(all);
   std::sort(all.begin(), all.end(),
             [](const ParamSpec& a, const ParamSpec& b) { return a.name < b.name; });
   for (size_t i = 0; i < all.size(); ++i) {
@@ -263,6 +267,16 @@ std::string value_text(const nlohmann::json& v, const std::string& key, const fs
 
 }  // namespace
 
+void register_params(ParamDeclarations declare) {
+  Registrations& r = registrations();
+  if (r.built) throw std::logic_error("parameters registered after the catalogue was built");
+  r.declarations.push_back(std::move(declare));
+}
+
+bool Params::has_design(std::string_view name) const {
+  return std::find(designs_.begin(), designs_.end(), name) != designs_.end();
+}
+
 const std::vector<ParamSpec>& param_catalogue() {
   static const std::vector<ParamSpec> catalogue = build_catalogue();
   return catalogue;
@@ -304,7 +318,8 @@ Params::Params() {
   }
 }
 
-Params Params::load(const std::string& preset, const std::vector<std::string>& overrides) {
+Params Params::load(const std::string& preset, const std::vector<std::string>& overrides,
+                    const std::vector<std::string>& designs) {
   Params p;
   if (!preset.empty() && preset != "defaults") {
     p.preset_ = preset;
@@ -325,16 +340,24 @@ Params Params::load(const std::string& preset, const std::vector<std::string>& o
       if (!j.is_object()) throw ParamError(where + ": expected a JSON object");
       for (const auto& [k, v] : j.items()) {
         if (k != "name" && k != "description" && k != "source" && k != "inherits" &&
-            k != "params") {
+            k != "params" && k != "designs") {
           throw ParamError(where + ": unknown key '" + k +
-                           "' (expected name, description, source, inherits, params)");
+                           "' (expected name, description, source, inherits, designs, params)");
         }
-        if (k != "params" && !v.is_string())
+        if (k != "params" && k != "designs" && !v.is_string())
           throw ParamError(where + ": '" + k + "' must be a string");
       }
       const std::string name =
           j.contains("name") ? j["name"].get<std::string>() : file.stem().string();
       if (j.contains("inherits")) self(self, resolve_preset(j["inherits"].get<std::string>()));
+      if (j.contains("designs")) {
+        const auto& designs = j["designs"];
+        if (!designs.is_array()) throw ParamError(where + ": 'designs' must be an array of names");
+        for (const auto& d : designs) {
+          if (!d.is_string()) throw ParamError(where + ": 'designs' must be an array of names");
+          p.add_design(d.get<std::string>());
+        }
+      }
       if (j.contains("params")) {
         const auto& params = j["params"];
         if (!params.is_object()) throw ParamError(where + ": 'params' must be an object");
@@ -358,6 +381,7 @@ Params Params::load(const std::string& preset, const std::vector<std::string>& o
     }
     p.set(trim(std::string_view(o).substr(0, eq)), o.substr(eq + 1), "--set");
   }
+  for (const auto& d : designs) p.add_design(d);
   return p;
 }
 

@@ -2,6 +2,7 @@
 // Every tunable of warpreg: a catalogue of named, typed, documented parameters
 // with the papers' defaults, resolved from defaults < preset JSON < --set overrides.
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <stdexcept>
@@ -59,26 +60,26 @@ ParamSpec choice_param(const char* name, const char* default_value,
 ParamSpec bool_param(const char* name, bool default_value, const char* description,
                      const char* source);
 
-/// Catalogue contributions, each defined beside the code it configures. A new
-/// block adds its own declare function here and in param_catalogue().
-void declare_platform_params(std::vector<ParamSpec>& out);       // platforms/sm
-void declare_stimuli_params(std::vector<ParamSpec>& out);        // stimuli/
-void declare_power_params(std::vector<ParamSpec>& out);          // power/
-void declare_rfv_params(std::vector<ParamSpec>& out);            // modules/rfv
-void declare_bdi_params(std::vector<ParamSpec>& out);            // modules/bdi
-void declare_wrf_params(std::vector<ParamSpec>& out);            // modules/wrf
-void declare_ltrf_params(std::vector<ParamSpec>& out);           // modules/ltrf
-void declare_kernel_driver_params(std::vector<ParamSpec>& out);  // stimuli/
-void declare_regmutex_params(std::vector<ParamSpec>& out);       // modules/regmutex
+/// Adds a group of declarations to the catalogue: each layer, design and user block
+/// declares its own parameters beside the code they configure. Register before the
+/// catalogue is first used (a ParamRegistrar at namespace scope does); later
+/// registrations throw std::logic_error.
+using ParamDeclarations = std::function<void(std::vector<ParamSpec>&)>;
+void register_params(ParamDeclarations declare);
+struct ParamRegistrar {
+  explicit ParamRegistrar(ParamDeclarations declare) { register_params(std::move(declare)); }
+};
 
 class Params {
  public:
   /// All parameters at their defaults; preset() is "defaults".
   Params();
 
-  /// Resolves a preset (a shipped name, or a path to a .json file) and then the
-  /// overrides ("key=value", applied in order). Throws ParamError.
-  static Params load(const std::string& preset, const std::vector<std::string>& overrides = {});
+  /// Resolves a preset (a shipped name, or a path to a .json file), then the
+  /// overrides ("key=value", applied in order), then the designs added with --design.
+  /// Throws ParamError.
+  static Params load(const std::string& preset, const std::vector<std::string>& overrides = {},
+                     const std::vector<std::string>& designs = {});
 
   /// Sets one parameter from text; `origin` says where the value came from (for errors and
   /// listings).
@@ -91,6 +92,13 @@ class Params {
   const std::string& text(std::string_view name) const;
   /// Where the current value came from: "default", "preset NAME" or "--set".
   const std::string& origin(std::string_view name) const;
+
+  /// The designs to add to the machine, in the order named: a preset's "designs"
+  /// (inherited ones first), then --design.
+  const std::vector<std::string>& designs() const { return designs_; }
+  bool has_design(std::string_view name) const;
+  /// Adds a design (duplicates and unknown names are reported by the design registry).
+  void add_design(const std::string& name) { designs_.push_back(name); }
 
   const std::string& preset() const { return preset_; }
   const std::string& preset_description() const { return preset_description_; }
@@ -105,6 +113,7 @@ class Params {
   };
   const Value& value_of(std::string_view name, ParamType expected) const;
   std::map<std::string, Value, std::less<>> values_;
+  std::vector<std::string> designs_;
   std::string preset_ = "defaults";
   std::string preset_description_;
 };

@@ -6,6 +6,8 @@
 #include <filesystem>
 #include <fstream>
 
+#include "common/params.h"
+
 #ifndef WARPREG_SOURCE_DIR
 #error "WARPREG_SOURCE_DIR must be defined by the build (CMakeLists.txt does)"
 #endif
@@ -235,8 +237,7 @@ void EnergyAccount::integrate(Group& g, uint64_t cycle) {
   g.last_cycle = cycle;
 }
 
-void EnergyAccount::set_unit_power(GroupId group,
-                                   const double (&mw_per_unit)[kPowerStateCount]) {
+void EnergyAccount::set_unit_power(GroupId group, const double (&mw_per_unit)[kPowerStateCount]) {
   Group& g = groups_.at(group);
   for (unsigned s = 0; s < kPowerStateCount; ++s) g.mw[s] = mw_per_unit[s];
 }
@@ -344,3 +345,13 @@ nlohmann::json EnergyAccount::describe() const {
 }
 
 }  // namespace warpreg::power
+
+namespace warpreg {
+
+// The power parameters (power_params.cpp) join the catalogue of every program with an
+// energy model.
+extern const ParamRegistrar kPowerParams;
+extern const void* const kPowerParams_linked;
+const void* const kPowerParams_linked = &kPowerParams;
+
+}  // namespace warpreg

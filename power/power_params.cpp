@@ -5,7 +5,7 @@
 
 namespace warpreg {
 
-void declare_power_params(std::vector<ParamSpec>& out) {
+static void declare_power_params(std::vector<ParamSpec>& out) {
   ParamSpec tech;
   tech.name = "power.tech";
   tech.type = ParamType::Choice;
@@ -35,5 +35,9 @@ void declare_power_params(std::vector<ParamSpec>& out) {
       "energy study.",
       "seed 001 §6.7, Figure 18 (1.0 = Table 3)"));
 }
+
+// energy.cpp refers to it, so that every program with an energy model links these.
+extern const ParamRegistrar kPowerParams;
+const ParamRegistrar kPowerParams(declare_power_params);
 
 }  // namespace warpreg

@@ -23,7 +23,7 @@ ParamSpec profile_choice(const char* name, const char* def, std::vector<std::str
 
 }  // namespace
 
-void declare_stimuli_params(std::vector<ParamSpec>& out) {
+static void declare_stimuli_params(std::vector<ParamSpec>& out) {
   // Launch shape.
   out.push_back(profile_int("synth.ctas", 120, 1, 1 << 24, "CTAs",
                             "CTAs in the synthetic grid; the default runs a Fermi SM through "
@@ -78,7 +78,7 @@ void declare_stimuli_params(std::vector<ParamSpec>& out) {
                                "seed 001 §3 Fig. 2 (value similarity of register writes)"));
 }
 
-void declare_kernel_driver_params(std::vector<ParamSpec>& out) {
+static void declare_kernel_driver_params(std::vector<ParamSpec>& out) {
   // Kernel execution (KernelWorkload: profiles and nvdisasm .dot kernels).
   constexpr const char* kDriver = "warpreg kernel driver (docs/stimuli-driver.md)";
   out.push_back(profile_int("kernel.max_insts_per_warp", 100000, 1, 1 << 30, "instructions",
@@ -129,5 +129,12 @@ void declare_kernel_driver_params(std::vector<ParamSpec>& out) {
                              "(a suffix of the warp, as a thread-index bounds check does).",
                              kDriver));
 }
+
+// open_workload.cpp refers to it, so that every program that opens a workload links these.
+extern const ParamRegistrar kStimuliParams;
+const ParamRegistrar kStimuliParams([](std::vector<ParamSpec>& out) {
+  declare_stimuli_params(out);
+  declare_kernel_driver_params(out);
+});
 
 }  // namespace warpreg

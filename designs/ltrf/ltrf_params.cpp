@@ -5,8 +5,8 @@ namespace warpreg {
 
 void declare_ltrf_params(std::vector<ParamSpec>& out) {
   out.push_back(choice_param(
-      "ltrf.mode", "off", {"off", "direct", "rfc", "ltrf", "ltrf-plus"},
-      "Two-level register file: off (the SM's register file as is); direct = no cache, every "
+      "ltrf.mode", "ltrf", {"direct", "rfc", "ltrf", "ltrf-plus"},
+      "Two-level register file (design ltrf): direct = no cache, every "
       "access goes to a main register file of ltrf.main_rf_config (the BL and Ideal points); "
       "rfc = hardware register-file cache without prefetching (allocate on write, FIFO); ltrf "
       "= PREFETCH of each register-interval's working set; ltrf-plus = LTRF with the liveness "

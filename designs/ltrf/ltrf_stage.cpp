@@ -6,11 +6,10 @@
 
 #include "common/errors.h"
 #include "common/params.h"
+#include "modules/interfaces/design_context.h"
 #include "modules/interfaces/rf_access.h"
 #include "modules/regfile/regfile_module.h"
-#include "platforms/sm/platform.h"
 #include "power/tech_scaling.h"
-#include "stimuli/compiler/register_intervals.h"
 
 namespace warpreg {
 
@@ -41,7 +40,7 @@ LtrfConfig LtrfConfig::from(const Params& p, const DesignContext& context) {
   c.base_latency = static_cast<uint32_t>(base > 0 ? base : p.integer("rf.read_latency"));
   k.regs_per_interval = static_cast<uint32_t>(p.integer("ltrf.regs_per_interval"));
   k.active_warps = static_cast<uint32_t>(p.integer("ltrf.active_warps"));
-  k.max_warps = context.sm.limits.max_warps;
+  k.max_warps = context.machine.limits.max_warps;
   k.resident_warps = context.occupancy.warps();
   k.regs_per_warp = context.occupancy.regs_per_warp();
   k.max_regs_per_thread = static_cast<uint32_t>(p.integer("ltrf.max_regs_per_thread"));
@@ -84,46 +83,6 @@ LtrfConfig LtrfConfig::from(const Params& p, const DesignContext& context) {
 
 // ---------------------------------------------------------------- program
 
-LtrfProgram::LtrfProgram(const Kernel& kernel, uint32_t regs_per_interval, bool strands)
-    : strands_(strands) {
-  const IntervalPartition partition = form_register_intervals(kernel, regs_per_interval);
-  const Liveness liveness = compute_liveness(kernel);
-  if (!strands) {
-    for (const RegisterInterval& interval : partition.intervals)
-      sets_.push_back(interval.working_set);
-    mean_length_ = interval_statistics(partition).mean_instructions;
-  }
-  uint64_t strand_instructions = 0;
-  for (const BasicBlock& block : kernel.blocks) {
-    for (size_t i = 0; i < block.insts.size(); ++i) {
-      const StaticInst& inst = block.insts[i];
-      RegisterSet dead;
-      for (uint16_t r : inst.src)
-        if (!liveness.live_after[block.id][i].test(r)) dead.set(r);
-      index_of_pc_[inst.pc] = static_cast<uint32_t>(interval_.size());
-      dead_.push_back(dead);
-      if (!strands) {
-        interval_.push_back(partition.interval_of[block.id][i]);
-        header_.push_back(false);
-        continue;
-      }
-      // A strand is a piece of one register-interval inside one basic block that ends
-      // after a load (a long-latency operation) and at every block end (backward
-      // branches end strands; forward ones too here, a conservative choice).
-      const bool starts =
-          i == 0 || block.insts[i - 1].cls == InstClass::Load ||
-          partition.interval_of[block.id][i] != partition.interval_of[block.id][i - 1];
-      if (starts) sets_.emplace_back();
-      for (uint16_t r : inst.src) sets_.back().set(r);
-      for (uint16_t r : inst.dst) sets_.back().set(r);
-      interval_.push_back(static_cast<uint32_t>(sets_.size() - 1));
-      header_.push_back(starts);
-      ++strand_instructions;
-    }
-  }
-  if (strands && !sets_.empty()) mean_length_ = double(strand_instructions) / double(sets_.size());
-}
-
 LtrfProgram::LtrfProgram(std::vector<RegisterSet> interval_sets,
                          const std::vector<std::pair<uint64_t, uint32_t>>& pc_intervals)
     : sets_(std::move(interval_sets)) {
@@ -155,23 +114,18 @@ const RegisterSet& LtrfProgram::dead_after(uint64_t pc) const {
 namespace {
 
 LtrfProgram program_for(const LtrfConfig& config, const DesignContext& context) {
-  const Kernel* kernel = context.workload.static_code();
   const bool prefetching =
       config.core.mode == LtrfMode::Ltrf || config.core.mode == LtrfMode::LtrfPlus;
-  if (kernel == nullptr) {
+  if (!context.metadata.has_static_code()) {
     if (prefetching)
       throw ConfigError("ltrf.mode = " + std::string(to_string(config.core.mode)) +
                         " needs the kernel's static code for its register-intervals; workload '" +
-                        context.workload.describe() +
+                        context.workload +
                         "' has none (use a profile, a .dot kernel or a .traceg trace, or "
                         "ltrf.mode = rfc / direct)");
     return {};
   }
-  try {
-    return LtrfProgram(*kernel, config.core.regs_per_interval, config.strands);
-  } catch (const std::invalid_argument& e) {
-    throw ConfigError(std::string("ltrf.regs_per_interval: ") + e.what());
-  }
+  return *context.optional<LtrfProgram>(kLtrfProgram);
 }
 
 }  // namespace

@@ -35,6 +35,9 @@ struct LtrfConfig {
 
 /// Per static instruction (by PC): its register-interval and the sources whose value
 /// dies with it (the dead operand bits of §3.2, from static liveness).
+/// Metadata kind of LtrfProgram.
+inline const char* const kLtrfProgram = "ltrf.program";
+
 class LtrfProgram {
  public:
   LtrfProgram() = default;
@@ -43,6 +46,7 @@ class LtrfProgram {
   /// pieces of basic blocks that also end after every load, each re-prefetched
   /// whenever a warp reaches its first instruction.
   LtrfProgram(const Kernel& kernel, uint32_t regs_per_interval, bool strands = false);
+  /// Built by the compiler pass (designs/ltrf/compiler/ltrf_pass.cpp).
   /// Explicit intervals (test benches): instruction PCs with their interval ids.
   LtrfProgram(std::vector<RegisterSet> interval_sets,
               const std::vector<std::pair<uint64_t, uint32_t>>& pc_intervals);

@@ -5,8 +5,9 @@ namespace warpreg {
 
 void declare_regmutex_params(std::vector<ParamSpec>& out) {
   out.push_back(choice_param(
-      "regmutex.mode", "off", {"off", "shared", "paired", "owf"},
-      "Register time-sharing: off; shared = RegMutex, extended sets from a shared register "
+      "regmutex.mode", "shared", {"shared", "paired", "owf"},
+      "Register time-sharing (design regmutex): shared = RegMutex, extended sets from a shared "
+      "register "
       "pool any warp may take (SRP bitmask + LUT); paired = the paired-warps specialisation "
       "(2|B_s| + |E_s| per pair of warps); owf = Jatala et al.'s resource sharing with "
       "owner-warp-first, one acquire per lifetime, the Figure 9 comparison.",

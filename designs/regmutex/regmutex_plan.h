@@ -4,13 +4,67 @@
 // compaction, the hardware geometry and the occupancy the SM gets from the base set.
 #include <cstdint>
 #include <string>
+#include <unordered_map>
+#include <vector>
 
+#include "common/register_set.h"
 #include "modules/interfaces/occupancy.h"
 #include "modules/regmutex/regmutex_core.h"
-#include "stimuli/compiler/regmutex_points.h"
-#include "stimuli/compiler/regmutex_sizing.h"
 
 namespace warpreg {
+
+/// The |E_s| fractions of the paper, in percent of the registers per thread.
+constexpr uint32_t kRegMutexFractionsPercent[] = {10, 15, 20, 25, 30, 35};
+
+struct RegMutexRegions {
+  uint32_t bs = 0, es = 0;
+  uint32_t regs_used = 0;  ///< Kernel::regs_used()
+  /// Architected register -> register index after compaction (256 entries).
+  std::vector<uint16_t> index_of;
+  RegisterSet extended;                     ///< architected registers placed in the extended set
+  RegisterSet barrier_live;                 ///< registers live at any CTA barrier (kept in B_s)
+  uint32_t instructions = 0;                ///< static instructions
+  uint32_t acquire_state_instructions = 0;  ///< in the acquire state (rule 2)
+  /// Instructions with more than |B_s| registers live (live before ∪ written): the
+  /// acquire state the paper's per-release moves would reach.
+  uint32_t over_base_instructions = 0;
+  uint32_t acquire_points = 0;  ///< static region entries (acquire injections)
+  uint32_t release_points = 0;  ///< static region exits (release injections)
+
+  /// True when the instruction at `pc` runs in the acquire state; false for unknown PCs.
+  bool in_acquire_state(uint64_t pc) const { return flags(pc) & kAcquireState; }
+  /// True when more than |B_s| registers are live at `pc` (the paper's acquire state).
+  bool over_base(uint64_t pc) const { return flags(pc) & kOverBase; }
+
+  static constexpr uint8_t kAcquireState = 1, kOverBase = 2;
+  uint8_t flags(uint64_t pc) const {
+    const auto it = flags_.find(pc);
+    return it == flags_.end() ? 0 : it->second;
+  }
+  std::unordered_map<uint64_t, uint8_t> flags_;  ///< per PC: kAcquireState | kOverBase
+};
+
+struct RegMutexCandidate {
+  uint32_t percent = 0;  ///< the fraction that produced it
+  uint32_t es = 0, bs = 0;
+  uint32_t warps = 0, ctas = 0;  ///< occupancy with the base set only; 0 if not evaluated
+  uint32_t sections = 0;         ///< SRP sections; 0 if not evaluated
+  bool chosen = false;
+  std::string verdict;  ///< "chosen" or why it was rejected
+};
+
+struct RegMutexSizing {
+  uint32_t allocated_regs = 0;  ///< R: regs_per_thread rounded to the granularity
+  uint32_t bs = 0, es = 0;      ///< es = 0: RegMutex not applied, bs = R
+  uint32_t sections = 0;        ///< SRP sections (concurrent E_s holders)
+  uint32_t srp_offset = 0;      ///< warp registers taken by the base sets (W × |B_s|)
+  uint32_t srp_registers = 0;   ///< warp registers in the SRP (sections × |E_s|)
+  Occupancy baseline;           ///< with R registers per thread
+  Occupancy occupancy;          ///< with |B_s| (the baseline if RegMutex is not applied)
+  std::vector<RegMutexCandidate> candidates;  ///< one per fraction, in fraction order
+  std::string decision;                       ///< one line: what was chosen and why
+  static const char* rule();                  ///< the rule text above, for reports
+};
 
 struct RegMutexPlan {
   bool applied = false;  ///< false: |E_s| = 0, the kernel runs as on the baseline
@@ -23,6 +77,11 @@ struct RegMutexPlan {
   uint32_t register_file = 0;  ///< warp registers of the register file
   std::string decision;        ///< one line for reports
 };
+
+struct Kernel;
+
+/// The compiler's plan, metadata kind kRegMutexPlan (designs/regmutex/compiler/regmutex_pass.cpp).
+inline const char* const kRegMutexPlan = "regmutex.plan";
 
 /// Plans RegMutex in `mode` for `kernel` launched as `shape`. forced_es = 0 takes the
 /// sizing pass's |E_s|; otherwise |E_s| = forced_es. Throws ConfigError when a forced

@@ -5,7 +5,8 @@
 
 #include "common/errors.h"
 #include "common/params.h"
-#include "platforms/sm/platform.h"
+#include "modules/interfaces/design_context.h"
+#include "modules/interfaces/rf_access.h"
 
 namespace warpreg {
 
@@ -23,21 +24,9 @@ RegMutexConfig RegMutexConfig::from(const Params& p) {
 namespace {
 
 RegMutexPlan make_plan(const RegMutexConfig& config, const DesignContext& context) {
-  if (context.params.text("rfv.mode") != "off")
-    throw ConfigError("regmutex.mode = " + std::string(to_string(config.mode)) +
-                      " and rfv.mode = " + context.params.text("rfv.mode") +
-                      " both translate register names; choose one of them");
-  const Kernel* kernel = context.workload.static_code();
-  if (kernel == nullptr)
-    throw ConfigError("regmutex.mode = " + std::string(to_string(config.mode)) +
-                      " needs the kernel's static code for its acquire regions; workload '" +
-                      context.workload.describe() +
-                      "' has none (use a profile, a .dot kernel or a .traceg trace)");
-  const int64_t physical = context.params.integer("rf.physical_registers");
-  const uint32_t register_file =
-      static_cast<uint32_t>(physical > 0 ? physical : context.sm.limits.registers / kWarpSize);
-  return plan_regmutex(*kernel, context.workload.shape(), context.sm.limits, config.mode,
-                       config.forced_es, register_file);
+  return *context.require<RegMutexPlan>(kRegMutexPlan,
+                                        "regmutex.mode = " + std::string(to_string(config.mode)),
+                                        "its acquire regions");
 }
 
 }  // namespace
@@ -48,7 +37,7 @@ RegMutexStage::RegMutexStage(sc_core::sc_module_name name, const RegMutexConfig&
       config_(config),
       plan_(make_plan(config, context)),
       allocator_(plan_.geometry),
-      warps_(context.sm.limits.max_warps),
+      warps_(context.machine.limits.max_warps),
       energy_("regmutex", context.clock.ns_per_cycle()) {
   // The seeds give no energy for these few hundred bits of state: counted only.
   acquire_event_ = energy_.add_event(

@@ -5,8 +5,8 @@ namespace warpreg {
 
 void declare_rfv_params(std::vector<ParamSpec>& out) {
   out.push_back(choice_param(
-      "rfv.mode", "off", {"off", "compiler", "hardware"},
-      "Register renaming: off (direct mapping); compiler = the paper's design (release after "
+      "rfv.mode", "compiler", {"compiler", "hardware"},
+      "Register renaming (design rfv): compiler = the paper's design (release after "
       "the read the compiler's pir flags, and at pbr reconvergence points); hardware = "
       "hardware-only renaming, a register is mapped at its first write and kept until the warp "
       "exits (the same register count as releasing on redefinition).",

@@ -4,15 +4,34 @@
 // pir that covers it, and the pbr instructions at the start of a reconvergence
 // block. Built once per kernel from the release-flag pass and the renaming plan.
 // Plain C++.
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <unordered_map>
 #include <vector>
 
-#include "stimuli/compiler/release_flags.h"
-#include "stimuli/compiler/renaming_candidates.h"
-
 namespace warpreg {
+
+struct Kernel;
+struct ReleaseFlags;
+
+/// Release flags per instruction: one per source operand slot 0..2 (seed 000 §6.1).
+constexpr size_t kFlagsPerInst = 3;
+
+/// Which architected registers the renaming table renames (the rest are exempt:
+/// mapped directly, never released), chosen by the compiler under the table budget.
+struct RenamingPlan {
+  uint32_t regs_per_thread = 0;
+  uint32_t renamed_per_warp = 0;      ///< K
+  std::vector<bool> exempt;           ///< per architected register 0..regs_per_thread-1
+  std::vector<uint64_t> lifetime;     ///< per architected register: live instruction points
+  std::vector<uint32_t> definitions;  ///< per architected register: static writes
+  /// Table bits the plan uses: K x entry_bits x resident warps.
+  uint64_t table_bits = 0;
+  uint32_t exempt_count() const {
+    return static_cast<uint32_t>(std::count(exempt.begin(), exempt.end(), true));
+  }
+};
 
 class RfvProgram {
  public:
@@ -31,7 +50,8 @@ class RfvProgram {
   };
 
   RfvProgram() = default;
-  /// `plan` decides which flags survive: an exempt register is never released.
+  /// `plan` decides which flags survive: an exempt register is never released. Built by
+  /// the compiler (designs/rfv/compiler/rfv_pass.cpp).
   RfvProgram(const Kernel& kernel, const ReleaseFlags& flags, const RenamingPlan& plan);
 
   /// The instruction at `pc`, nullptr for a PC the kernel does not have.
@@ -54,5 +74,13 @@ class RfvProgram {
   std::vector<uint64_t> pir_pcs_;
   std::vector<uint64_t> pir_flags_;
 };
+
+/// The compiler's metadata for RFV, kind kRfvMetadata: which registers are renamed
+/// (the plan) and, in compiler mode, the release program.
+struct RfvMetadata {
+  RenamingPlan plan;
+  RfvProgram program;
+};
+inline const char* const kRfvMetadata = "rfv.program";
 
 }  // namespace warpreg

@@ -5,13 +5,12 @@
 
 #include "common/errors.h"
 #include "common/params.h"
-#include "platforms/sm/platform.h"
+#include "modules/interfaces/design_context.h"
 #include "power/tech_scaling.h"
-#include "stimuli/compiler/liveness.h"
 
 namespace warpreg {
 
-RfvConfig RfvConfig::from(const Params& p, const DesignContext& context) {
+RfvConfig RfvConfig::from(const Params& p, const SmLimits& limits, const RegFileGeometry& regfile) {
   RfvConfig c;
   const std::string mode = p.text("rfv.mode");
   c.mode = mode == "compiler"   ? RfvMode::Compiler
@@ -23,10 +22,10 @@ RfvConfig RfvConfig::from(const Params& p, const DesignContext& context) {
   c.wakeup_cycles = static_cast<uint32_t>(p.integer("rfv.wakeup_cycles"));
   const int64_t physical = p.integer("rf.physical_registers");
   c.renaming.physical_registers =
-      static_cast<uint32_t>(physical > 0 ? physical : context.sm.limits.registers / kWarpSize);
-  c.renaming.max_warps = context.sm.limits.max_warps;
+      static_cast<uint32_t>(physical > 0 ? physical : limits.registers / kWarpSize);
+  c.renaming.max_warps = limits.max_warps;
   c.renaming.max_regs_per_thread = static_cast<uint32_t>(p.integer("rfv.max_regs_per_thread"));
-  c.renaming.rf_banks = static_cast<uint32_t>(p.integer("rf.banks"));
+  c.renaming.rf_banks = regfile.banks;
   c.renaming.table_banks = static_cast<uint32_t>(p.integer("rfv.table_banks"));
   const uint32_t entries = c.renaming.physical_registers / c.renaming.rf_banks;
   const uint32_t subarrays = static_cast<uint32_t>(p.integer("rfv.subarrays_per_bank"));
@@ -46,19 +45,18 @@ RfvStage::RfvStage(sc_core::sc_module_name name, const RfvConfig& config,
       clock_(context.clock),
       table_(config.renaming),
       flag_cache_(config.flag_cache),
-      balance_(context.sm.limits.max_ctas),
-      warps_(context.sm.limits.max_warps),
+      balance_(context.machine.limits.max_ctas),
+      warps_(context.machine.limits.max_warps),
       lookups_in_bank_(config.renaming.table_banks, 0),
       warps_per_cta_(context.occupancy.warps_per_cta),
-      spill_latency_(context.sm.mem_miss_latency),
+      spill_latency_(context.machine.memory_latency),
       energy_("rfv", context.clock.ns_per_cycle()) {
-  const KernelShape& shape = context.workload.shape();
-  const Kernel* kernel = context.workload.static_code();
-  if (kernel == nullptr && config_.mode == RfvMode::Compiler)
+  const KernelShape& shape = context.kernel;
+  if (config_.mode == RfvMode::Compiler && !context.metadata.has_static_code())
     throw ConfigError(
         "rfv.mode = compiler needs the kernel's static code for its release flags; "
         "workload '" +
-        context.workload.describe() +
+        context.workload +
         "' has none (use a profile, a .dot kernel or a .traceg trace, or "
         "rfv.mode = hardware)");
   if (shape.regs_per_thread > config_.renaming.max_regs_per_thread)
@@ -66,19 +64,9 @@ RfvStage::RfvStage(sc_core::sc_module_name name, const RfvConfig& config,
                       " registers per thread but rfv.max_regs_per_thread = " +
                       std::to_string(config_.renaming.max_regs_per_thread));
 
-  const uint32_t resident_warps = std::max<uint32_t>(context.occupancy.warps(), 1);
-  if (kernel != nullptr) {
-    const Liveness liveness = compute_liveness(*kernel);
-    plan_ = select_renaming_candidates(*kernel, liveness, shape.regs_per_thread,
-                                       uint64_t{config_.table_bytes} * 8,
-                                       config_.renaming.entry_bits(), resident_warps);
-    if (config_.mode == RfvMode::Compiler) {
-      try {
-        program_ = RfvProgram(*kernel, compute_release_flags(*kernel, liveness), plan_);
-      } catch (const std::invalid_argument& e) {
-        throw ConfigError(std::string("rfv: ") + e.what());
-      }
-    }
+  if (auto compiled = context.optional<RfvMetadata>(kRfvMetadata)) {
+    plan_ = compiled->plan;
+    program_ = compiled->program;
   } else {
     plan_.regs_per_thread = shape.regs_per_thread;
     plan_.renamed_per_warp = shape.regs_per_thread;

@@ -10,7 +10,9 @@
 #include "common/cycle_clock.h"
 #include "designs/rfv/rfv_program.h"
 #include "modules/interfaces/issue_hook.h"
+#include "modules/interfaces/occupancy.h"
 #include "modules/interfaces/operand_stage.h"
+#include "modules/interfaces/regfile_geometry.h"
 #include "modules/interfaces/reporting_block.h"
 #include "modules/rfv/register_balance.h"
 #include "modules/rfv/release_flag_cache.h"
@@ -37,7 +39,8 @@ struct RfvConfig {
   RenamingConfig renaming;
   ReleaseFlagCacheConfig flag_cache;
   /// Reads rfv.* and the SM's sizes. Throws ParamError / ConfigError naming the option.
-  static RfvConfig from(const Params& params, const DesignContext& context);
+  static RfvConfig from(const Params& params, const SmLimits& limits,
+                        const RegFileGeometry& regfile);
 };
 
 class RfvStage : public OperandStage, public IssueHook, public ReportingBlock {

@@ -5,13 +5,6 @@
 namespace warpreg {
 
 void declare_bdi_params(std::vector<ParamSpec>& out) {
-  out.push_back(bool_param(
-      "wc.enable", false,
-      "Warped-Compression: BDI compressors on the write path, decompressors on the read path, "
-      "the range-indicator table beside the bank arbiter and bank-level power gating (operand "
-      "stage 'wc'). Needs 16-byte lane slices to save banks (preset wc-baseline: 4 banks x 8 "
-      "slices).",
-      "seed 001 §5, Figure 1"));
   out.push_back(choice_param(
       "wc.variant", "warped", {"warped", "only_4_0", "only_4_1", "only_4_2", "original"},
       "BDI <base,delta> choices the compressor tries: warped = <4,0>, <4,1>, <4,2> (the fewest "

@@ -47,12 +47,6 @@ WcStageConfig WcStageConfig::from(const Params& p) {
   return c;
 }
 
-std::unique_ptr<OperandStage> make_wc_stage(const Params& params) {
-  const power::TechTable tech = power::TechTable::load(params.text("power.tech"));
-  return std::make_unique<WcStage>("wc", WcStageConfig::from(params), tech,
-                                   CycleClock(params.real("sim.clock_mhz")));
-}
-
 WcStage::WcStage(sc_core::sc_module_name name, const WcStageConfig& config,
                  const power::TechTable& tech, const CycleClock& clock)
     : OperandStage(name),

@@ -132,7 +132,4 @@ class WcStage : public OperandStage,
   Counters counters_;
 };
 
-/// The stage as the platform builds it from the parameters (make_design_stages).
-std::unique_ptr<OperandStage> make_wc_stage(const Params& params);
-
 }  // namespace warpreg

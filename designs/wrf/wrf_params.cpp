@@ -5,12 +5,6 @@
 namespace warpreg {
 
 void declare_wrf_params(std::vector<ParamSpec>& out) {
-  out.push_back(bool_param(
-      "tric.enabled", false,
-      "Tri-modal register control (TRIC): unallocated register entries OFF, allocated ones "
-      "DROWSY, woken when their warp is assigned a collector unit (read-aggressive, "
-      "write-conservative policy). Adds the 'tric' stage to the operand path.",
-      "seed 002 §4 and §4.1"));
   out.push_back(int_param("tric.wakeup_latency", 3, 1, 16, "cycles",
                           "Cycles from the wake signal until a DROWSY register entry is ON; "
                           "the entry leaks at full Vdd while it wakes.",
@@ -32,13 +26,6 @@ void declare_wrf_params(std::vector<ParamSpec>& out) {
                            "Leakage of a DROWSY register entry relative to an ON one.",
                            "seed 002 §4, Figure 4: 'an SRAM cell in the drowsy mode consumes "
                            "less than 10% of the leakage current' (DRV + 250 mV)"));
-  out.push_back(bool_param(
-      "coma.enabled", false,
-      "Active-mask aware gating (COMA): a mask table per collector unit gates the divided "
-      "word line so reads switch only the active lanes' segments, bit lines and sense "
-      "amplifiers. Needs rf.lane_slices > 1 to save anything (32: one segment per lane). "
-      "Adds the 'coma' stage to the operand path.",
-      "seed 002 §5 and §5.1"));
   out.push_back(bool_param(
       "coma.bank_ports", true,
       "COMA serialises the accesses of each bank through one read and one write port, as a "

@@ -12,7 +12,7 @@
 
 namespace warpreg {
 
-class Params;
+class MetadataSource;
 struct Kernel;
 
 /// What a kernel launch asks of an SM.
@@ -53,9 +53,12 @@ class Workload {
   /// A line for reports: "trace FILE" or "synthetic PROFILE seed S".
   virtual std::string describe() const = 0;
   /// The static kernel the streams execute (WarpInst::pc is a StaticInst's pc and
-  /// source k is its src[k]), for designs that need compiler metadata (release
-  /// flags, register-intervals, |E_s|); nullptr when the workload has none.
+  /// source k is its src[k]), for the stimulus layer's compiler passes; nullptr when
+  /// the workload has none. Opaque to the platform and the designs.
   virtual const Kernel* static_code() const { return nullptr; }
+  /// The compiler metadata of this kernel (kernel_metadata.h): the stimulus layer's
+  /// passes over static_code(), or none.
+  virtual MetadataSource& metadata();
 };
 
 }  // namespace warpreg

@@ -14,10 +14,10 @@
 #include <vector>
 
 #include "common/inst.h"
+#include "common/register_set.h"
 #include "common/warp_register.h"
 #include "modules/ltrf/address_allocation.h"
 #include "modules/regfile/regfile_core.h"
-#include "stimuli/compiler/liveness.h"
 
 namespace warpreg {
 

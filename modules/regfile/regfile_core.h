@@ -7,26 +7,14 @@
 #include <vector>
 
 #include "common/warp_register.h"
+#include "modules/interfaces/regfile_geometry.h"
 
 namespace warpreg {
 
-enum class BankMapping : uint8_t {
-  Gpgpusim,     ///< bank = (arch_reg + warp_slot) mod B (GPGPU-Sim 3.x register_bank())
-  Interleaved,  ///< bank = physical register mod B
-};
-
-struct RegFileConfig {
-  uint32_t banks = 16;
-  uint32_t lane_slices = 1;
-  uint32_t entries_per_bank = 64;
-  BankMapping mapping = BankMapping::Gpgpusim;
+struct RegFileConfig : RegFileGeometry {
   uint32_t read_latency = 1;   ///< cycles from grant to data at the collector
   uint32_t write_latency = 1;  ///< cycles from grant to the value being readable
 
-  uint32_t physical_registers() const { return banks * entries_per_bank; }
-  uint32_t slice_bytes() const { return kWarpRegisterBytes / lane_slices; }
-  uint32_t lanes_per_slice() const { return kWarpSize / lane_slices; }
-  uint64_t storage_bits() const { return uint64_t(physical_registers()) * kWarpRegisterBytes * 8; }
   /// Throws std::invalid_argument naming the offending field.
   void validate() const;
 };
@@ -46,8 +34,7 @@ class RegFileCore {
   const RegFileConfig& config() const { return config_; }
 
   uint32_t bank_of(uint32_t phys_reg, uint16_t warp_slot, uint16_t arch_reg) const {
-    return config_.mapping == BankMapping::Gpgpusim ? (arch_reg + warp_slot) % config_.banks
-                                                    : phys_reg % config_.banks;
+    return config_.bank_of(phys_reg, warp_slot, arch_reg);
   }
   /// Lane slices holding any lane of `mask`: an access touches only those.
   uint32_t slice_mask(LaneMask mask) const;

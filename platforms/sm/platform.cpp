@@ -1,12 +1,9 @@
 #include "platforms/sm/platform.h"
 
+#include <algorithm>
 #include <vector>
 
-#include "designs/ltrf/ltrf_stage.h"
-#include "designs/regmutex/regmutex_stage.h"
-#include "designs/rfv/rfv_stage.h"
-#include "designs/wc/wc_stage.h"
-#include "designs/wrf/wrf_stages.h"
+#include "designs/design_registry.h"
 #include "modules/operand_path/crossbar.h"
 #include "modules/regfile/regfile_module.h"
 #include "platforms/sm/sm_module.h"
@@ -18,6 +15,7 @@ class SmPlatformImpl {
  public:
   SmPlatformImpl(const Params& params, std::unique_ptr<Workload> workload, RunSettings settings)
       : params_(params),
+        designs_(DesignRegistry::instance().resolve(params.designs())),
         settings_(std::move(settings)),
         workload_(std::move(workload)),
         tech_(power::TechTable::load(params.text("power.tech"))),
@@ -30,8 +28,7 @@ class SmPlatformImpl {
             static_cast<uint64_t>(params.integer("sim.quantum_cycles")),
             static_cast<uint64_t>(params.integer("sim.max_cycles"))) {
     // The operand path: SM collectors -> crossbar -> design stages -> extra stages -> banks.
-    stages_ = make_design_stages(
-        DesignContext{params_, tech_, clock_, *workload_, config_, sm_.core().occupancy()});
+    build_designs();
     if (settings_.extra_stages)
       for (auto& stage : settings_.extra_stages()) stages_.push_back(std::move(stage));
     sm_.rf_socket.bind(crossbar_.target);
@@ -68,6 +65,7 @@ class SmPlatformImpl {
     nlohmann::json stats;
     stats["schema_version"] = 1;
     stats["preset"] = params_.preset();
+    stats["designs"] = params_.designs();
     stats["workload"] = workload_->describe();
     stats["kernel"] = {{"name", core.kernel().name},
                        {"ctas", core.kernel().ctas},
@@ -132,15 +130,39 @@ class SmPlatformImpl {
   nlohmann::json describe() const {
     nlohmann::json blocks = nlohmann::json::object();
     for (const ReportingBlock* b : blocks_) blocks[b->block_name()] = b->describe();
-    return {{"preset", params_.preset()},
-            {"technology", tech_.name()},
-            {"clock_mhz", params_.real("sim.clock_mhz")},
-            {"operand_path", operand_path()},
-            {"blocks", std::move(blocks)},
+    return {{"preset", params_.preset()},     {"designs", params_.designs()},
+            {"technology", tech_.name()},     {"clock_mhz", params_.real("sim.clock_mhz")},
+            {"operand_path", operand_path()}, {"blocks", std::move(blocks)},
             {"params", params_.to_json()}};
   }
 
  private:
+  // Every design elaborates its blocks; their stages sit on the path by slot, in the
+  // order the designs were named within a slot.
+  void build_designs() {
+    machine_.limits = config_.limits;
+    machine_.memory_latency = config_.mem_miss_latency;
+    workload_description_ = workload_->describe();
+    const DesignContext context{params_,
+                                tech_,
+                                clock_,
+                                workload_->shape(),
+                                workload_description_,
+                                machine_,
+                                sm_.core().occupancy(),
+                                regfile_.core().config(),
+                                workload_->metadata()};
+    DesignAssembly assembly(context, "");
+    for (const DesignSpec* design : designs_) {
+      assembly.next_design(design->name);
+      design->build(assembly);
+    }
+    auto& placed = assembly.placed();
+    std::stable_sort(placed.begin(), placed.end(),
+                     [](const auto& a, const auto& b) { return a.slot < b.slot; });
+    for (auto& p : placed) stages_.push_back(std::move(p.stage));
+  }
+
   nlohmann::json operand_path() const {
     nlohmann::json path = {"sm.collectors", "crossbar"};
     for (const auto& stage : stages_) path.push_back(stage->basename());
@@ -177,6 +199,7 @@ class SmPlatformImpl {
   }
 
   Params params_;
+  std::vector<const DesignSpec*> designs_;  ///< resolved before any module is built
   RunSettings settings_;
   std::unique_ptr<Workload> workload_;
   power::TechTable tech_;
@@ -188,25 +211,10 @@ class SmPlatformImpl {
   SmModule sm_;
   OperandStages stages_;
   std::vector<ReportingBlock*> blocks_;
+  MachineShape machine_;
+  std::string workload_description_;
   sc_core::sc_trace_file* vcd_ = nullptr;
 };
-
-OperandStages make_design_stages(const DesignContext& context) {
-  OperandStages stages;
-  const RfvConfig rfv = RfvConfig::from(context.params, context);
-  if (rfv.mode != RfvMode::Off) stages.push_back(std::make_unique<RfvStage>("rfv", rfv, context));
-  const RegMutexConfig regmutex = RegMutexConfig::from(context.params);
-  if (regmutex.mode != RegMutexMode::Off)
-    stages.push_back(std::make_unique<RegMutexStage>("regmutex", regmutex, context));
-  if (context.params.flag("wc.enable")) stages.push_back(make_wc_stage(context.params));
-  if (const LtrfConfig ltrf = LtrfConfig::from(context.params, context);
-      ltrf.core.mode != LtrfMode::Off)
-    stages.push_back(std::make_unique<LtrfStage>("ltrf", ltrf, context));
-  // TRIC dates bank accesses from their completion, so it sits after every stage that
-  // adds latency (docs/blocks/tric.md).
-  add_wrf_stages(context.params, stages);
-  return stages;
-}
 
 SmPlatform::SmPlatform(const Params& params, std::unique_ptr<Workload> workload,
                        RunSettings settings)
@@ -217,5 +225,23 @@ SmPlatform::~SmPlatform() = default;
 nlohmann::json SmPlatform::run() { return impl_->run(); }
 
 nlohmann::json SmPlatform::describe() const { return impl_->describe(); }
+
+// The SM's parameters (sm_params.cpp) join the catalogue of every program with an SM.
+extern const ParamRegistrar kPlatformParams;
+extern const void* const kPlatformParams_linked;
+const void* const kPlatformParams_linked = &kPlatformParams;
+
+DesignBench::DesignBench(const Params& params, Workload& workload)
+    : tech_(power::TechTable::load(params.text("power.tech"))),
+      clock_(params.real("sim.clock_mhz")),
+      regfile_(RegisterFileModule::config_from(params)),
+      workload_description_(workload.describe()),
+      context_{params,   tech_,      clock_,   workload.shape(),   workload_description_,
+               machine_, occupancy_, regfile_, workload.metadata()} {
+  const SmConfig config = SmConfig::from(params);
+  machine_.limits = config.limits;
+  machine_.memory_latency = config.mem_miss_latency;
+  occupancy_ = compute_occupancy(config.limits, workload.shape());
+}
 
 }  // namespace warpreg

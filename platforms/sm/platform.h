@@ -10,6 +10,7 @@
 #include "common/cycle_clock.h"
 #include "common/errors.h"
 #include "common/params.h"
+#include "modules/interfaces/design_context.h"
 #include "modules/interfaces/operand_stage.h"
 #include "modules/interfaces/workload.h"
 #include "platforms/sm/sm_core.h"
@@ -22,29 +23,11 @@ using OperandStages = std::vector<std::unique_ptr<OperandStage>>;
 struct RunSettings {
   std::string vcd_path;   ///< write a waveform of bank activity and power states when set
   bool progress = false;  ///< print a progress line on stderr (runs longer than a few seconds)
-  /// Builds extra operand-path stages, inserted in order after the design's own
+  /// Builds extra operand-path stages, inserted in order after the designs' own
   /// stages and before the banks: a hook for experiments and test benches. A stage
   /// that is also a ReportingBlock appears in stats.json's blocks.
   std::function<OperandStages()> extra_stages;
 };
-
-/// What a design's stages may need when they are built: the parameters, the
-/// technology table and clock, the workload (its static code for compiler
-/// metadata), and the SM as elaborated (limits, occupancy of this kernel).
-struct DesignContext {
-  const Params& params;
-  const power::TechTable& tech;
-  const CycleClock& clock;
-  Workload& workload;
-  const SmConfig& sm;
-  const Occupancy& occupancy;
-};
-
-/// The operand-path stages a preset asks for (name translation, codec, power
-/// control), in path order from the crossbar towards the banks. A design adds its
-/// stage here; the SM, crossbar and banks do not change. A stage that is also an
-/// IssueHook (platforms/sm/issue_hook.h) is registered with the SM's issue stage.
-OperandStages make_design_stages(const DesignContext& context);
 
 class SmPlatformImpl;
 
@@ -65,6 +48,26 @@ class SmPlatform {
 
  private:
   std::unique_ptr<SmPlatformImpl> impl_;
+};
+
+/// What a design's blocks see on the platform, without the platform: for test benches
+/// and user programs that drive one design's stage from their own TLM initiator. It
+/// derives the machine, occupancy and register-file geometry from the parameters as
+/// SmPlatform does.
+class DesignBench {
+ public:
+  /// Throws ParamError / ConfigError naming the option.
+  DesignBench(const Params& params, Workload& workload);
+  const DesignContext& context() const { return context_; }
+
+ private:
+  power::TechTable tech_;
+  CycleClock clock_;
+  MachineShape machine_;
+  Occupancy occupancy_;
+  RegFileGeometry regfile_;
+  std::string workload_description_;
+  DesignContext context_;
 };
 
 }  // namespace warpreg

@@ -19,7 +19,7 @@ ParamSpec fermi_choice(const char* name, const char* def, std::vector<std::strin
 
 }  // namespace
 
-void declare_platform_params(std::vector<ParamSpec>& out) {
+static void declare_platform_params(std::vector<ParamSpec>& out) {
   // Occupancy limits.
   out.push_back(fermi_int("sm.max_warps", 48, 1, 64, "warps", "Hardware warp slots per SM."));
   out.push_back(fermi_int("sm.max_threads", 1536, 32, 4096, "threads", "Resident threads per SM."));
@@ -116,5 +116,9 @@ void declare_platform_params(std::vector<ParamSpec>& out) {
                            "SM clock; converts cycles to time for leakage energy.",
                            "GTX480 shader clock (GPGPU-Sim gtx480 config)"));
 }
+
+// platform.cpp refers to it, so that every program with an SM links these declarations.
+extern const ParamRegistrar kPlatformParams;
+const ParamRegistrar kPlatformParams(declare_platform_params);
 
 }  // namespace warpreg

@@ -31,12 +31,12 @@
 #include <string>
 #include <vector>
 
+#include "common/register_set.h"
 #include "stimuli/kernel/kernel_ir.h"
 
 namespace warpreg {
 
 /// General registers R0..R254 (bit n = Rn); RZ (255) is never set.
-using RegisterSet = std::bitset<256>;
 
 struct Liveness {
   std::vector<RegisterSet> live_in_block, live_out_block;  ///< per block

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "modules/interfaces/workload.h"
+#include "stimuli/compiler/pass_registry.h"
 #include "stimuli/driver/value_model.h"
 #include "stimuli/kernel/kernel_ir.h"
 
@@ -64,6 +65,7 @@ class KernelWorkload : public Workload {
 
   const Kernel& kernel() const { return kernel_; }
   const Kernel* static_code() const override { return &kernel_; }
+  MetadataSource& metadata() override { return metadata_; }
   const KernelRunConfig& config() const { return config_; }
   /// Loop headers (block ids) found by the analysis, in increasing order.
   std::vector<uint32_t> loop_headers() const;
@@ -123,6 +125,7 @@ class KernelWorkload : public Workload {
   uint32_t draw_trip(Rng& rng, uint32_t l) const;
 
   Kernel kernel_;
+  KernelMetadataSource metadata_{&kernel_};  ///< compiler passes over the static code
   KernelRunConfig config_;
   std::string description_;
   std::vector<Op> ops_;

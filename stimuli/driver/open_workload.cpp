@@ -81,4 +81,10 @@ std::unique_ptr<Workload> open_workload(const std::string& name, const Params& p
   return apply_register_limit(open_workload_as_given(name, params), params);
 }
 
+// The stimulus parameters (stimuli_params.cpp) join the catalogue of every program that opens a
+// workload.
+extern const ParamRegistrar kStimuliParams;
+extern const void* const kStimuliParams_linked;
+const void* const kStimuliParams_linked = &kStimuliParams;
+
 }  // namespace warpreg

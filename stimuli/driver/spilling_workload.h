@@ -11,6 +11,8 @@
 
 namespace warpreg {
 
+class Params;
+
 class SpillingWorkload : public Workload {
  public:
   /// Scratch registers the rewritten code needs: one per source (kMaxSrc).

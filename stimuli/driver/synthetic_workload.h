@@ -13,6 +13,8 @@
 
 namespace warpreg {
 
+class Params;
+
 enum class ValueModel : uint8_t {
   Similar,  ///< lanes relate like real GPU registers (seed 001 §3, Fig. 2)
   Uniform,  ///< every lane an independent random word

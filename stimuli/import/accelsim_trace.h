@@ -9,10 +9,13 @@
 #include <string>
 #include <vector>
 
+#include "stimuli/compiler/pass_registry.h"
 #include "stimuli/driver/open_workload.h"
 #include "stimuli/kernel/kernel_ir.h"
 
 namespace warpreg {
+
+class Params;
 
 /// True for a workload name open_workload() hands to this importer: a path ending in ".traceg".
 bool is_accelsim_trace_name(const std::string& name);
@@ -39,6 +42,7 @@ class AccelSimTraceWorkload : public Workload {
   /// the input of the compiler passes. Only paths some warp took are in it.
   const Kernel& static_kernel() const { return static_kernel_; }
   const Kernel* static_code() const override { return &static_kernel_; }
+  MetadataSource& metadata() override { return metadata_; }
   /// The header's -nregs, or 0 when the header has none.
   uint32_t header_nregs() const { return header_nregs_; }
   /// Inconsistencies that do not stop the import ("FILE:LINE: ..."); each one is
@@ -58,6 +62,7 @@ class AccelSimTraceWorkload : public Workload {
   uint32_t header_nregs_ = 0;
   std::vector<std::string> warnings_;
   Kernel static_kernel_;
+  KernelMetadataSource metadata_{&static_kernel_};  ///< compiler passes over the static code
 
   friend class AccelSimParser;
 };

@@ -6,8 +6,8 @@
 #include <utility>
 #include <vector>
 
+#include "designs/ltrf/compiler/register_intervals.h"
 #include "stimuli/compiler/liveness.h"
-#include "stimuli/compiler/register_intervals.h"
 #include "stimuli/import/nvdisasm_dot.h"
 #include "stimuli/kernel/kernel_ir.h"
 #include "testbenches/support/kernel_builder.h"

@@ -3,7 +3,7 @@
 #include <string>
 #include <vector>
 
-#include "stimuli/compiler/regmutex_sizing.h"
+#include "designs/regmutex/compiler/regmutex_sizing.h"
 #include "stimuli/import/nvdisasm_dot.h"
 #include "stimuli/kernel/kernel_ir.h"
 

@@ -7,8 +7,8 @@
 #include <utility>
 #include <vector>
 
+#include "designs/rfv/compiler/release_flags.h"
 #include "stimuli/compiler/liveness.h"
-#include "stimuli/compiler/release_flags.h"
 #include "stimuli/import/nvdisasm_dot.h"
 #include "stimuli/kernel/kernel_ir.h"
 #include "testbenches/support/kernel_builder.h"

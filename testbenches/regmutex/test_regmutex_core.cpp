@@ -5,9 +5,9 @@
 #include <set>
 
 #include "common/errors.h"
+#include "designs/regmutex/compiler/regmutex_points.h"
 #include "designs/regmutex/regmutex_plan.h"
 #include "modules/regmutex/regmutex_core.h"
-#include "stimuli/compiler/regmutex_points.h"
 #include "testbenches/support/kernel_builder.h"
 
 using namespace warpreg;

@@ -13,8 +13,9 @@ using namespace warpreg;
 namespace {
 
 nlohmann::json run_platform(const std::string& preset, const std::string& workload,
-                            const std::vector<std::string>& sets) {
-  const Params params = Params::load(preset, sets);
+                            const std::vector<std::string>& sets,
+                            const std::vector<std::string>& designs = {}) {
+  const Params params = Params::load(preset, sets, designs);
   SmPlatform platform(params, open_workload(workload, params));
   return platform.run();
 }
@@ -120,15 +121,15 @@ TEST_CASE("regmutex on a real kernel: regions follow the operands the driver exe
 
 TEST_CASE("regmutex with warped-compression: names are translated before the codec",
           "[regmutex][platform]") {
-  const nlohmann::json s =
-      run_platform("regmutex", "regmutex-bfs", {"profile.ctas=12", "wc.enable=true"});
+  const nlohmann::json s = run_platform("regmutex", "regmutex-bfs", {"profile.ctas=12"}, {"wc"});
   check_clean(s);
   CHECK(s["blocks"]["regmutex"]["applied"] == true);
   CHECK(s["blocks"].contains("wc"));
 }
 
 TEST_CASE("regmutex and rfv together are a clear ConfigError", "[regmutex][platform]") {
-  const Params params = Params::load("regmutex", {"rfv.mode=compiler"});
+  const Params params = Params::load("regmutex", {}, {"rfv"});
   CHECK_THROWS_WITH(SmPlatform(params, open_workload("regmutex-bfs", params)),
-                    Catch::Contains("both translate register names"));
+                    Catch::Contains("designs 'regmutex' and 'rfv' cannot be combined: both "
+                                    "take over the register names"));
 }

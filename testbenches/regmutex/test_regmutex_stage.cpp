@@ -14,6 +14,7 @@
 #include "modules/interfaces/rf_access.h"
 #include "platforms/sm/platform.h"
 #include "stimuli/driver/open_workload.h"
+#include "stimuli/kernel/kernel_ir.h"
 
 using namespace warpreg;
 using sc_core::sc_time;
@@ -84,13 +85,9 @@ WarpInst inst_at(uint64_t pc, uint16_t dst = kZeroRegister) {
 TEST_CASE("regmutex stage: acquire, mapping, release after the last write, stall and retry",
           "[regmutex][stage]") {
   const Params params = Params::load("regmutex", {"profile.ctas=6"});
-  const power::TechTable tech = power::TechTable::load(params.text("power.tech"));
-  const CycleClock clock(params.real("sim.clock_mhz"));
   std::unique_ptr<Workload> workload = open_workload("regmutex-bfs", params);
-  const SmConfig sm = SmConfig::from(params);
-  const Occupancy occ = compute_occupancy(sm.limits, workload->shape());
-  const DesignContext context{params, tech, clock, *workload, sm, occ};
-  RegMutexStage stage("regmutex", RegMutexConfig::from(params), context);
+  const DesignBench bench(params, *workload);
+  RegMutexStage stage("regmutex", RegMutexConfig::from(params), bench.context());
   StubInitiator init("init");
   StubRegisterFile rf("rf");
   init.socket.bind(stage.target);

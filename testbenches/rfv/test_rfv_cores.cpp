@@ -6,11 +6,11 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "designs/rfv/compiler/renaming_candidates.h"
 #include "modules/rfv/register_balance.h"
 #include "modules/rfv/release_flag_cache.h"
 #include "modules/rfv/renaming_table.h"
 #include "modules/rfv/rfv_vectors.h"
-#include "stimuli/compiler/renaming_candidates.h"
 #include "testbenches/support/kernel_builder.h"
 
 using namespace warpreg;

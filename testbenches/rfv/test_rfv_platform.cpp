@@ -6,6 +6,7 @@
 #include "common/errors.h"
 #include "common/params.h"
 #include "platforms/sm/platform.h"
+#include "stimuli/compiler/pass_registry.h"
 #include "stimuli/driver/open_workload.h"
 #include "testbenches/support/kernel_builder.h"
 
@@ -106,6 +107,7 @@ class LyingWorkload : public Workload {
   const WarpStream& load_warp(uint32_t, uint32_t, uint32_t) override { return stream_; }
   std::string describe() const override { return "lying kernel"; }
   const Kernel* static_code() const override { return &kernel_; }
+  MetadataSource& metadata() override { return metadata_; }
 
  private:
   void add(uint64_t pc, InstClass cls, uint16_t dst, uint16_t src, uint32_t base) {
@@ -125,6 +127,7 @@ class LyingWorkload : public Workload {
     stream_.insts.push_back(i);
   }
   Kernel kernel_;
+  KernelMetadataSource metadata_{&kernel_};
   KernelShape shape_;
   WarpStream stream_;
 };

@@ -24,38 +24,11 @@
 #include <unordered_map>
 #include <vector>
 
+#include "designs/regmutex/regmutex_plan.h"
 #include "stimuli/compiler/liveness.h"
 #include "stimuli/kernel/kernel_ir.h"
 
 namespace warpreg {
-
-struct RegMutexRegions {
-  uint32_t bs = 0, es = 0;
-  uint32_t regs_used = 0;  ///< Kernel::regs_used()
-  /// Architected register -> register index after compaction (256 entries).
-  std::vector<uint16_t> index_of;
-  RegisterSet extended;                     ///< architected registers placed in the extended set
-  RegisterSet barrier_live;                 ///< registers live at any CTA barrier (kept in B_s)
-  uint32_t instructions = 0;                ///< static instructions
-  uint32_t acquire_state_instructions = 0;  ///< in the acquire state (rule 2)
-  /// Instructions with more than |B_s| registers live (live before ∪ written): the
-  /// acquire state the paper's per-release moves would reach.
-  uint32_t over_base_instructions = 0;
-  uint32_t acquire_points = 0;  ///< static region entries (acquire injections)
-  uint32_t release_points = 0;  ///< static region exits (release injections)
-
-  /// True when the instruction at `pc` runs in the acquire state; false for unknown PCs.
-  bool in_acquire_state(uint64_t pc) const { return flags(pc) & kAcquireState; }
-  /// True when more than |B_s| registers are live at `pc` (the paper's acquire state).
-  bool over_base(uint64_t pc) const { return flags(pc) & kOverBase; }
-
-  static constexpr uint8_t kAcquireState = 1, kOverBase = 2;
-  uint8_t flags(uint64_t pc) const {
-    const auto it = flags_.find(pc);
-    return it == flags_.end() ? 0 : it->second;
-  }
-  std::unordered_map<uint64_t, uint8_t> flags_;  ///< per PC: kAcquireState | kOverBase
-};
 
 /// Places the regions for |B_s| = bs, |E_s| = es. Throws std::invalid_argument when the
 /// registers live at barriers cannot all stay in the base set (more than bs of them)

@@ -21,6 +21,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "designs/rfv/rfv_program.h"
 #include "stimuli/compiler/liveness.h"
 #include "stimuli/kernel/kernel_ir.h"
 
@@ -32,8 +33,6 @@ constexpr uint16_t kPbrOpcode = 0x3FE;
 constexpr size_t kPirSpan = 18;          ///< instructions covered by one pir
 constexpr size_t kPbrSlots = 9;          ///< register ids per pbr
 constexpr uint8_t kPbrEmptySlot = 0x3F;  ///< R63 is RZ on Fermi: never a storage register
-constexpr size_t kFlagsPerInst = 3;
-
 /// pir: opcode in bits 63..54, flags of covered instruction j in bits 3j+2..3j, bit
 /// 3j+k = source k. Throws std::invalid_argument if a flag exceeds 3 bits.
 uint64_t encode_pir(const std::array<uint8_t, kPirSpan>& flags);

@@ -1,14 +1,10 @@
-#include "stimuli/compiler/renaming_candidates.h"
+#include "designs/rfv/compiler/renaming_candidates.h"
 
 #include <algorithm>
 #include <numeric>
 #include <stdexcept>
 
 namespace warpreg {
-
-uint32_t RenamingPlan::exempt_count() const {
-  return static_cast<uint32_t>(std::count(exempt.begin(), exempt.end(), true));
-}
 
 RenamingPlan select_renaming_candidates(const Kernel& kernel, const Liveness& liveness,
                                         uint32_t regs_per_thread, uint64_t budget_bits,

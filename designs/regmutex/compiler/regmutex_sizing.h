@@ -26,13 +26,11 @@
 #include <string>
 #include <vector>
 
+#include "designs/regmutex/regmutex_plan.h"
 #include "modules/interfaces/occupancy.h"
 #include "stimuli/kernel/kernel_ir.h"
 
 namespace warpreg {
-
-/// The |E_s| fractions of the paper, in percent of the registers per thread.
-constexpr uint32_t kRegMutexFractionsPercent[] = {10, 15, 20, 25, 30, 35};
 
 struct RegMutexSizingInput {
   std::string name = "kernel";   ///< for error messages
@@ -42,28 +40,6 @@ struct RegMutexSizingInput {
   SmLimits sm;
   /// Most registers live at any CTA barrier (max_live_at_barriers); 0: no constraint.
   uint32_t live_at_barrier = 0;
-};
-
-struct RegMutexCandidate {
-  uint32_t percent = 0;  ///< the fraction that produced it
-  uint32_t es = 0, bs = 0;
-  uint32_t warps = 0, ctas = 0;  ///< occupancy with the base set only; 0 if not evaluated
-  uint32_t sections = 0;         ///< SRP sections; 0 if not evaluated
-  bool chosen = false;
-  std::string verdict;  ///< "chosen" or why it was rejected
-};
-
-struct RegMutexSizing {
-  uint32_t allocated_regs = 0;  ///< R: regs_per_thread rounded to the granularity
-  uint32_t bs = 0, es = 0;      ///< es = 0: RegMutex not applied, bs = R
-  uint32_t sections = 0;        ///< SRP sections (concurrent E_s holders)
-  uint32_t srp_offset = 0;      ///< warp registers taken by the base sets (W × |B_s|)
-  uint32_t srp_registers = 0;   ///< warp registers in the SRP (sections × |E_s|)
-  Occupancy baseline;           ///< with R registers per thread
-  Occupancy occupancy;          ///< with |B_s| (the baseline if RegMutex is not applied)
-  std::vector<RegMutexCandidate> candidates;  ///< one per fraction, in fraction order
-  std::string decision;                       ///< one line: what was chosen and why
-  static const char* rule();                  ///< the rule text above, for reports
 };
 
 /// Selects |B_s| and |E_s| by the rule above. Throws ConfigError (via compute_occupancy)

@@ -1,4 +1,4 @@
-#include "stimuli/compiler/regmutex_points.h"
+#include "designs/regmutex/compiler/regmutex_points.h"
 
 #include <stdexcept>
 

@@ -1,4 +1,15 @@
+// The RFV compiler pass (seed 000 §6-7): liveness, release flags (pir/pbr) and the
+// renaming candidates under the table budget, turned into the per-PC program the
+// hardware follows. Runs in the stimulus layer, once per kernel.
+#include <algorithm>
+#include <stdexcept>
+
+#include "designs/rfv/compiler/release_flags.h"
+#include "designs/rfv/compiler/renaming_candidates.h"
 #include "designs/rfv/rfv_program.h"
+#include "designs/rfv/rfv_stage.h"
+#include "stimuli/compiler/liveness.h"
+#include "stimuli/compiler/pass_registry.h"
 
 namespace warpreg {
 
@@ -40,6 +51,35 @@ RfvProgram::RfvProgram(const Kernel& kernel, const ReleaseFlags& flags, const Re
     ++first.pbr_count;
     pbrs_.push_back(std::move(kept));
   }
+}
+
+namespace {
+
+RfvMetadata compile_rfv(const Kernel& kernel, const PassContext& context) {
+  const RfvConfig config = RfvConfig::from(context.params, context.limits, context.regfile);
+  const KernelShape& shape = context.kernel;
+  const Liveness liveness = compute_liveness(kernel);
+  RfvMetadata out;
+  out.plan = select_renaming_candidates(
+      kernel, liveness, shape.regs_per_thread, uint64_t{config.table_bytes} * 8,
+      config.renaming.entry_bits(), std::max<uint32_t>(context.occupancy.warps(), 1));
+  if (config.mode == RfvMode::Compiler) {
+    try {
+      out.program = RfvProgram(kernel, compute_release_flags(kernel, liveness), out.plan);
+    } catch (const std::invalid_argument& e) {
+      throw ConfigError(std::string("rfv: ") + e.what());
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
+void warpreg_register_passes_rfv(PassRegistry& registry) {
+  registry.add<RfvMetadata>(kRfvMetadata,
+                            "RFV: renaming candidates under rfv.table_bytes, release flags "
+                            "(pir/pbr) and the per-PC release program",
+                            compile_rfv);
 }
 
 }  // namespace warpreg

@@ -1,4 +1,4 @@
-#include "stimuli/compiler/regmutex_sizing.h"
+#include "designs/regmutex/compiler/regmutex_sizing.h"
 
 #include <algorithm>
 

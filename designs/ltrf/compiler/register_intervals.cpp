@@ -1,4 +1,4 @@
-#include "stimuli/compiler/register_intervals.h"
+#include "designs/ltrf/compiler/register_intervals.h"
 
 #include <algorithm>
 #include <cstdio>

@@ -17,21 +17,11 @@
 #include <cstdint>
 #include <vector>
 
+#include "designs/rfv/rfv_program.h"
 #include "stimuli/compiler/liveness.h"
 #include "stimuli/kernel/kernel_ir.h"
 
 namespace warpreg {
-
-struct RenamingPlan {
-  uint32_t regs_per_thread = 0;
-  uint32_t renamed_per_warp = 0;      ///< K
-  std::vector<bool> exempt;           ///< per architected register 0..regs_per_thread-1
-  std::vector<uint64_t> lifetime;     ///< per architected register: live instruction points
-  std::vector<uint32_t> definitions;  ///< per architected register: static writes
-  /// Table bits the plan uses: K x entry_bits x resident warps.
-  uint64_t table_bits = 0;
-  uint32_t exempt_count() const;
-};
 
 /// `regs_per_thread` is the kernel's register count (registers above the ones the
 /// kernel names are exempt). Throws std::invalid_argument for entry_bits or

@@ -1,4 +1,4 @@
-#include "stimuli/compiler/release_flags.h"
+#include "designs/rfv/compiler/release_flags.h"
 
 #include <algorithm>
 #include <cstddef>

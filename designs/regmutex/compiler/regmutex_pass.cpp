@@ -1,10 +1,15 @@
-#include "designs/regmutex/regmutex_plan.h"
-
+// The RegMutex compiler pass (seed 003 §III-A): |E_s| sizing, the deadlock rules and
+// the acquire/release regions, as the plan the SRP allocator follows.
 #include <algorithm>
 #include <stdexcept>
 
 #include "common/errors.h"
+#include "designs/regmutex/compiler/regmutex_points.h"
+#include "designs/regmutex/compiler/regmutex_sizing.h"
+#include "designs/regmutex/regmutex_plan.h"
+#include "designs/regmutex/regmutex_stage.h"
 #include "stimuli/compiler/liveness.h"
+#include "stimuli/compiler/pass_registry.h"
 
 namespace warpreg {
 
@@ -162,6 +167,16 @@ RegMutexPlan plan_regmutex(const Kernel& static_kernel, const KernelShape& shape
                   str(plan.baseline.warps()) + ")" +
                   (mode == RegMutexMode::Shared ? ", " + str(g.sections) + " SRP sections" : "");
   return plan;
+}
+
+void warpreg_register_passes_regmutex(PassRegistry& registry) {
+  registry.add<RegMutexPlan>(
+      kRegMutexPlan, "RegMutex: |B_s| / |E_s| sizing, deadlock rules, acquire/release regions",
+      [](const Kernel& kernel, const PassContext& context) {
+        const RegMutexConfig config = RegMutexConfig::from(context.params);
+        return plan_regmutex(kernel, context.kernel, context.limits, config.mode, config.forced_es,
+                             context.regfile.physical_registers());
+      });
 }
 
 }  // namespace warpreg

@@ -1,0 +1,59 @@
+#pragma once
+// What a design's blocks may know when they are elaborated: the parameters, the
+// technology model and clock, the kernel's launch and compiler metadata, the SM's
+// limits and occupancy, and the register file's geometry. The SM platform fills it;
+// designs never include the platform.
+#include <memory>
+#include <string>
+
+#include "common/cycle_clock.h"
+#include "common/errors.h"
+#include "modules/interfaces/kernel_metadata.h"
+#include "modules/interfaces/occupancy.h"
+#include "modules/interfaces/regfile_geometry.h"
+#include "modules/interfaces/workload.h"
+#include "power/energy.h"
+
+namespace warpreg {
+
+class Params;
+
+/// The SM facts a design may depend on (not its pipeline).
+struct MachineShape {
+  SmLimits limits;
+  uint32_t memory_latency = 400;  ///< cycles of a load that misses: spill and fill traffic
+};
+
+struct DesignContext {
+  const Params& params;
+  const power::TechTable& tech;
+  const CycleClock& clock;
+  const KernelShape& kernel;
+  const std::string& workload;  ///< the workload's describe(), for messages
+  const MachineShape& machine;
+  const Occupancy& occupancy;  ///< the SM's occupancy of this kernel without any design
+  const RegFileGeometry& regfile;
+  MetadataSource& metadata;
+
+  /// The compiler metadata of `kind` (see kernel_metadata.h). `design` names the
+  /// design for the error thrown when the workload has no static code.
+  template <class T>
+  std::shared_ptr<const T> require(const std::string& kind, const std::string& design,
+                                   const std::string& why) const {
+    auto result = metadata.get<T>(kind, pass_context());
+    if (!result)
+      throw ConfigError(design + " needs the kernel's static code for " + why + "; workload '" +
+                        workload +
+                        "' has none (use a profile, a .dot or cuobjdump kernel, or a .traceg "
+                        "trace)");
+    return result;
+  }
+  /// As require(), but nullptr when the workload has no static code.
+  template <class T>
+  std::shared_ptr<const T> optional(const std::string& kind) const {
+    return metadata.get<T>(kind, pass_context());
+  }
+  PassContext pass_context() const { return {params, kernel, machine.limits, occupancy, regfile}; }
+};
+
+}  // namespace warpreg
