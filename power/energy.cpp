@@ -226,7 +226,26 @@ EnergyAccount::GroupId EnergyAccount::add_residency(std::string name, std::strin
   return static_cast<GroupId>(groups_.size() - 1);
 }
 
+EnergyAccount::GroupId EnergyAccount::add_measured_residency(std::string name,
+                                                             std::string description,
+                                                             uint32_t units, double mw_on) {
+  const double mw[kPowerStateCount] = {mw_on, 0.0, 0.0, 0.0};
+  const GroupId id = add_residency(std::move(name), std::move(description), units,
+                                   PowerState::On, mw);
+  groups_[id].measured = true;
+  return id;
+}
+
+void EnergyAccount::set_measured(GroupId group, const uint64_t (&unit_cycles)[kPowerStateCount],
+                                 double on_equivalent_unit_cycles) {
+  Group& g = groups_.at(group);
+  if (!g.measured) throw std::logic_error(block_ + ": residency group " + g.name + " is not measured");
+  for (unsigned s = 0; s < kPowerStateCount; ++s) g.unit_cycles[s] = unit_cycles[s];
+  g.on_equivalent = on_equivalent_unit_cycles;
+}
+
 void EnergyAccount::integrate(Group& g, uint64_t cycle) {
+  if (g.measured) return;
   if (cycle < g.last_cycle) {
     throw std::logic_error(block_ + ": residency group " + g.name + ": cycle " +
                            std::to_string(cycle) + " is before its last change at cycle " +
@@ -282,24 +301,30 @@ double EnergyAccount::dynamic_pj() const {
   return pj;
 }
 
-double EnergyAccount::leakage_pj() const {
+double EnergyAccount::leakage_of(const Group& g) const {
   // mW x ns = pJ.
-  double pj = 0;
-  for (const auto& g : groups_) {
-    for (unsigned s = 0; s < kPowerStateCount; ++s) {
-      pj += static_cast<double>(g.unit_cycles[s]) * g.mw[s] * cycle_ns_;
-    }
-  }
-  return pj;
-}
-
-double EnergyAccount::group_leakage_pj(GroupId group) const {
-  const Group& g = groups_.at(group);
+  if (g.measured) return g.on_equivalent * g.mw[0] * cycle_ns_;
   double pj = 0;
   for (unsigned s = 0; s < kPowerStateCount; ++s)
     pj += static_cast<double>(g.unit_cycles[s]) * g.mw[s] * cycle_ns_;
   return pj;
 }
+
+double EnergyAccount::leakage_pj() const {
+  // Summed state by state across groups (not group subtotals), as reports always have.
+  double pj = 0;
+  for (const auto& g : groups_) {
+    if (g.measured) {
+      pj += leakage_of(g);
+      continue;
+    }
+    for (unsigned s = 0; s < kPowerStateCount; ++s)
+      pj += static_cast<double>(g.unit_cycles[s]) * g.mw[s] * cycle_ns_;
+  }
+  return pj;
+}
+
+double EnergyAccount::group_leakage_pj(GroupId group) const { return leakage_of(groups_.at(group)); }
 
 nlohmann::json EnergyAccount::to_json() const {
   nlohmann::json events = nlohmann::json::object();

@@ -85,6 +85,13 @@ class EnergyAccount {
   /// Throws std::logic_error when fewer than n units are in `from` or `cycle` goes backwards.
   void transition(GroupId group, PowerState from, PowerState to, uint64_t cycle, uint32_t n = 1);
   uint32_t units_in(GroupId group, PowerState s) const;
+  /// Declares a group whose residency a plain core integrates itself (per unit, at its
+  /// own changes) and hands over with set_measured(); its leakage is the ON-equivalent
+  /// unit-cycles x `mw_on`.
+  GroupId add_measured_residency(std::string name, std::string description, uint32_t units,
+                                 double mw_on);
+  void set_measured(GroupId group, const uint64_t (&unit_cycles)[kPowerStateCount],
+                    double on_equivalent_unit_cycles);
   /// Replaces a group's leakage per unit and state (elaboration time: before the
   /// first transition or finish).
   void set_unit_power(GroupId group, const double (&mw_per_unit)[kPowerStateCount]);
@@ -121,7 +128,10 @@ class EnergyAccount {
     uint32_t units[kPowerStateCount] = {};
     uint64_t unit_cycles[kPowerStateCount] = {};
     uint64_t last_cycle = 0;
+    bool measured = false;         ///< integrated outside (add_measured_residency)
+    double on_equivalent = 0;      ///< measured: Σ unit-cycles x leakage fraction
   };
+  double leakage_of(const Group& g) const;
   void integrate(Group& g, uint64_t cycle);
   std::string block_;
   double cycle_ns_;

@@ -11,6 +11,7 @@
 #include "modules/interfaces/kernel_metadata.h"
 #include "modules/interfaces/occupancy.h"
 #include "modules/interfaces/regfile_geometry.h"
+#include "modules/interfaces/storage_power.h"
 #include "modules/interfaces/workload.h"
 #include "power/energy.h"
 
@@ -34,6 +35,8 @@ struct DesignContext {
   const Occupancy& occupancy;  ///< the SM's occupancy of this kernel without any design
   const RegFileGeometry& regfile;
   MetadataSource& metadata;
+  /// The register file's cells, for designs that put them into low-power states.
+  StoragePower& storage_power;
 
   /// The compiler metadata of `kind` (see kernel_metadata.h). `design` names the
   /// design for the error thrown when the workload has no static code.

@@ -39,7 +39,9 @@ RegisterFileModule::RegisterFileModule(sc_core::sc_module_name name, const Param
       socket("socket"),
       clock_(clock),
       core_(config_from(params)),
-      energy_("regfile", clock.ns_per_cycle()) {
+      energy_("regfile", clock.ns_per_cycle()),
+      power_map_(core_.config().physical_registers(), core_.config().lane_slices,
+                 core_.config().banks) {
   const RegFileConfig& c = core_.config();
   const double slice_bytes = c.slice_bytes();
   const double access_scale = params.real("power.rf_access_scale");
@@ -64,6 +66,7 @@ RegisterFileModule::RegisterFileModule(sc_core::sc_module_name name, const Param
                                               on_mw * gated_fraction};
   banks_ = energy_.add_residency("banks", "register banks by power state", c.banks,
                                  power::PowerState::On, mw);
+  cell_on_mw_ = on_mw / (double(c.entries_per_bank) * c.lane_slices);
   socket.register_b_transport(this, &RegisterFileModule::b_transport);
 }
 
@@ -124,16 +127,32 @@ void RegisterFileModule::trace_cycle(uint64_t cycle) {
 void RegisterFileModule::hand_over_leakage(const std::string& stage) {
   if (!leakage_owner_.empty())
     throw ConfigError("both " + leakage_owner_ + " and " + stage +
-                      " account the register file's leakage; enable only one of them");
+                      " model the register file's storage; enable only one of them");
   leakage_owner_ = stage;
   const double none[power::kPowerStateCount] = {};
   energy_.set_unit_power(banks_, none);
 }
 
 nlohmann::json RegisterFileModule::stats(uint64_t end_cycle) {
+  if (power_map_.controlled() && leakage_owner_.empty()) {
+    // The designs' power controllers set the cells' states: the cells carry the leakage,
+    // the banks' group none.
+    const double none[power::kPowerStateCount] = {};
+    energy_.set_unit_power(banks_, none);
+    if (!cells_)
+      cells_ = energy_.add_measured_residency(
+          "cells", "register cells (entry x lane slice) in the state the power controllers set",
+          power_map_.cells(), cell_on_mw_);
+    power_map_.finish(end_cycle);
+    uint64_t cycles[power::kPowerStateCount];
+    for (unsigned s = 0; s < power::kPowerStateCount; ++s)
+      cycles[s] = power_map_.cell_cycles(static_cast<power::PowerState>(s));
+    energy_.set_measured(*cells_, cycles, power_map_.on_equivalent_cell_cycles());
+  }
   energy_.finish(end_cycle);
   nlohmann::json j = energy_.to_json();
   if (!leakage_owner_.empty()) j["leakage_accounted_by"] = leakage_owner_;
+  if (power_map_.controlled()) j["power_controllers"] = power_map_.controller_names();
   j["storage_bits"] = core_.config().storage_bits();
   const RegFileCore::Counters& c = core_.counters();
   j["reads"] = c.reads;

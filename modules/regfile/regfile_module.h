@@ -5,12 +5,14 @@
 #include <tlm_utils/simple_target_socket.h>
 
 #include <memory>
+#include <optional>
 #include <systemc>
 #include <tlm>
 
 #include "common/cycle_clock.h"
 #include "modules/interfaces/reporting_block.h"
 #include "modules/regfile/regfile_core.h"
+#include "modules/regfile/storage_power_map.h"
 #include "power/energy.h"
 
 namespace warpreg {
@@ -34,9 +36,14 @@ class RegisterFileModule : public sc_core::sc_module, public ReportingBlock {
   nlohmann::json stats(uint64_t end_cycle) override;
   nlohmann::json describe() const override;
 
-  /// A stage accounts the banks' leakage (OperandStage::owns_register_leakage): this
-  /// module's leakage becomes 0 and stats name the stage. Call before the run.
+  /// The cells' power states as the designs' power controllers set them; the module
+  /// accounts their leakage (per cell) as soon as one controller is registered.
+  StoragePower& storage_power() { return power_map_; }
+  /// A stage that models the register file's storage itself (LTRF's main register
+  /// file) accounts the banks' leakage: this module's becomes 0 and stats name the stage.
+  /// Call before the run.
   void hand_over_leakage(const std::string& stage);
+  const StoragePowerMap& power_map() const { return power_map_; }
 
   /// Waveform: per bank, accesses granted in the traced cycle, and the bank power state.
   void enable_trace(sc_core::sc_trace_file* file);
@@ -52,7 +59,10 @@ class RegisterFileModule : public sc_core::sc_module, public ReportingBlock {
   power::EnergyAccount energy_;
   power::EnergyAccount::EventId slice_reads_, slice_writes_, arbiter_requests_, conflicts_;
   power::EnergyAccount::GroupId banks_;
-  std::string leakage_owner_;  ///< the stage that accounts the banks' leakage, if any
+  StoragePowerMap power_map_;
+  std::optional<power::EnergyAccount::GroupId> cells_;  ///< once a controller is registered
+  std::string leakage_owner_;  ///< the stage that models the storage itself, if any
+  double cell_on_mw_ = 0;  ///< leakage of one ON cell (one lane slice of one entry)
 
   static constexpr uint32_t kTraceWindow = 64;  ///< cycles ahead a grant may be traced
   std::vector<uint8_t> activity_;               ///< per (cycle mod window, bank): grants

@@ -151,7 +151,8 @@ class SmPlatformImpl {
                                 machine_,
                                 sm_.core().occupancy(),
                                 regfile_.core().config(),
-                                workload_->metadata()};
+                                workload_->metadata(),
+                                regfile_.storage_power()};
     DesignAssembly assembly(context, "");
     for (const DesignSpec* design : designs_) {
       assembly.next_design(design->name);
@@ -236,8 +237,9 @@ DesignBench::DesignBench(const Params& params, Workload& workload)
       clock_(params.real("sim.clock_mhz")),
       regfile_(RegisterFileModule::config_from(params)),
       workload_description_(workload.describe()),
+      power_map_(regfile_.physical_registers(), regfile_.lane_slices, regfile_.banks),
       context_{params,   tech_,      clock_,   workload.shape(),   workload_description_,
-               machine_, occupancy_, regfile_, workload.metadata()} {
+               machine_, occupancy_, regfile_, workload.metadata(), power_map_} {
   const SmConfig config = SmConfig::from(params);
   machine_.limits = config.limits;
   machine_.memory_latency = config.mem_miss_latency;

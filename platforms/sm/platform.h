@@ -11,6 +11,7 @@
 #include "common/errors.h"
 #include "common/params.h"
 #include "modules/interfaces/design_context.h"
+#include "modules/regfile/storage_power_map.h"
 #include "modules/interfaces/operand_stage.h"
 #include "modules/interfaces/workload.h"
 #include "platforms/sm/sm_core.h"
@@ -59,6 +60,8 @@ class DesignBench {
   /// Throws ParamError / ConfigError naming the option.
   DesignBench(const Params& params, Workload& workload);
   const DesignContext& context() const { return context_; }
+  /// The cells' power states as the design's controllers set them.
+  const StoragePowerMap& power_map() const { return power_map_; }
 
  private:
   power::TechTable tech_;
@@ -67,6 +70,7 @@ class DesignBench {
   Occupancy occupancy_;
   RegFileGeometry regfile_;
   std::string workload_description_;
+  StoragePowerMap power_map_;
   DesignContext context_;
 };
 

@@ -1,0 +1,122 @@
+#include "modules/regfile/storage_power_map.h"
+
+#include <algorithm>
+#include <stdexcept>
+
+namespace warpreg {
+
+using power::PowerState;
+
+StoragePowerMap::StoragePowerMap(uint32_t registers, uint32_t slices, uint32_t banks)
+    : registers_(registers), slices_(slices), banks_(banks) {
+  if (registers == 0 || slices == 0 || slices > 32 || banks == 0)
+    throw std::invalid_argument("storage power map: registers, slices (1..32) and banks > 0");
+  state_.assign(registers, static_cast<uint8_t>(PowerState::On));
+  fraction_.assign(registers, 1.0);
+  since_.assign(registers, 0);
+}
+
+StoragePower::Controller StoragePowerMap::add_controller(const std::string& name,
+                                                         const Fractions& fractions,
+                                                         PowerState initial) {
+  if (controllers_.size() >= 8)
+    throw std::logic_error("storage power map: more than eight power controllers");
+  ControllerState c;
+  c.fractions = fractions;
+  c.registers.assign(registers_, static_cast<uint8_t>(initial));
+  c.banks.assign(size_t(banks_) * slices_, static_cast<uint8_t>(PowerState::On));
+  controllers_.push_back(std::move(c));
+  names_.push_back(name);
+  for (uint32_t phys = 0; phys < registers_; ++phys)
+    for (uint32_t s = 0; s < (per_slice_ ? slices_ : 1); ++s) update(unit_of(phys, s), phys, s, 0);
+  return static_cast<Controller>(controllers_.size() - 1);
+}
+
+void StoragePowerMap::update(uint32_t unit, uint32_t phys, uint32_t slice, uint64_t cycle) {
+  double best = 2.0;
+  uint8_t state = static_cast<uint8_t>(PowerState::On);
+  const uint32_t column = (phys % banks_) * slices_ + slice;
+  for (const ControllerState& c : controllers_) {
+    for (const uint8_t s : {c.registers[phys], c.banks[column]}) {
+      const double f = c.fractions.of[s];
+      if (f < best || (f == best && s > state)) {
+        best = f;
+        state = s;
+      }
+    }
+  }
+  if (state == state_[unit] && best == fraction_[unit]) return;
+  if (cycle > since_[unit]) {
+    const uint64_t dt = cycle - since_[unit];
+    const uint32_t weight = per_slice_ ? 1 : slices_;
+    state_cycles_[state_[unit]] += dt * weight;
+    on_cycles_ += fraction_[unit] * double(dt) * weight;
+    since_[unit] = cycle;
+  }
+  state_[unit] = state;
+  fraction_[unit] = best;
+}
+
+void StoragePowerMap::set_registers(Controller controller, uint32_t first, uint32_t count,
+                                    PowerState state, uint64_t cycle) {
+  ControllerState& c = controllers_.at(controller);
+  const uint32_t end = std::min(registers_, first + count);
+  const auto s = static_cast<uint8_t>(state);
+  for (uint32_t phys = first; phys < end; ++phys) {
+    if (c.registers[phys] == s) continue;
+    c.registers[phys] = s;
+    if (!per_slice_) {
+      update(phys, phys, 0, cycle);
+    } else {
+      for (uint32_t slice = 0; slice < slices_; ++slice)
+        update(unit_of(phys, slice), phys, slice, cycle);
+    }
+  }
+}
+
+void StoragePowerMap::split_slices() {
+  std::vector<uint8_t> state(size_t(registers_) * slices_);
+  std::vector<double> fraction(state.size());
+  std::vector<uint64_t> since(state.size());
+  for (uint32_t phys = 0; phys < registers_; ++phys)
+    for (uint32_t s = 0; s < slices_; ++s) {
+      state[phys * slices_ + s] = state_[phys];
+      fraction[phys * slices_ + s] = fraction_[phys];
+      since[phys * slices_ + s] = since_[phys];
+    }
+  state_ = std::move(state);
+  fraction_ = std::move(fraction);
+  since_ = std::move(since);
+  per_slice_ = true;
+}
+
+void StoragePowerMap::set_bank(Controller controller, uint32_t bank, uint32_t slices,
+                               PowerState state, uint64_t cycle) {
+  ControllerState& c = controllers_.at(controller);
+  if (bank >= banks_) throw std::out_of_range("storage power map: bank out of range");
+  if (!per_slice_ && slices_ > 1) split_slices();
+  const auto s = static_cast<uint8_t>(state);
+  for (uint32_t slice = 0; slice < slices_; ++slice) {
+    if (!((slices >> slice) & 1u) || c.banks[bank * slices_ + slice] == s) continue;
+    c.banks[bank * slices_ + slice] = s;
+    for (uint32_t phys = bank; phys < registers_; phys += banks_)
+      update(unit_of(phys, slice), phys, slice, cycle);
+  }
+}
+
+void StoragePowerMap::finish(uint64_t cycle) {
+  const uint32_t weight = per_slice_ ? 1 : slices_;
+  for (size_t unit = 0; unit < state_.size(); ++unit) {
+    if (cycle <= since_[unit]) continue;
+    const uint64_t dt = cycle - since_[unit];
+    state_cycles_[state_[unit]] += dt * weight;
+    on_cycles_ += fraction_[unit] * double(dt) * weight;
+    since_[unit] = cycle;
+  }
+}
+
+PowerState StoragePowerMap::state_of(uint32_t phys, uint32_t slice) const {
+  return static_cast<PowerState>(state_[unit_of(phys, slice)]);
+}
+
+}  // namespace warpreg

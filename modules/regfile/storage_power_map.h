@@ -1,0 +1,68 @@
+#pragma once
+// The register file's power states per cell (physical register x lane slice), as the
+// power controllers of the designs on the path ask for them (StoragePower), with every
+// cell's residency and leakage integrated exactly and lazily, at its own changes.
+// Plain C++. Until some controller gates bank columns, all slices of a register move
+// together and are kept as one unit, so per-register controllers pay per register.
+#include <array>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "modules/interfaces/storage_power.h"
+
+namespace warpreg {
+
+class StoragePowerMap final : public StoragePower {
+ public:
+  /// `registers` physical registers of `slices` lane slices in `banks` banks. Bank
+  /// columns (set_bank) hold the registers with phys mod banks == bank.
+  StoragePowerMap(uint32_t registers, uint32_t slices, uint32_t banks);
+
+  Controller add_controller(const std::string& name, const Fractions& fractions,
+                            power::PowerState initial) override;
+  void set_registers(Controller controller, uint32_t first, uint32_t count,
+                     power::PowerState state, uint64_t cycle) override;
+  void set_bank(Controller controller, uint32_t bank, uint32_t slices, power::PowerState state,
+                uint64_t cycle) override;
+
+  bool controlled() const { return !controllers_.empty(); }
+  const std::vector<std::string>& controller_names() const { return names_; }
+  /// Integrates every cell up to `cycle` (not before a cell's last change).
+  void finish(uint64_t cycle);
+  /// Cell-cycles spent in each state (a cell's state is the one of the controller that
+  /// gives it the least leakage), up to the last finish().
+  uint64_t cell_cycles(power::PowerState state) const {
+    return state_cycles_[static_cast<unsigned>(state)];
+  }
+  /// Σ over cells of cycles x leakage fraction: the ON-equivalent cell-cycles.
+  double on_equivalent_cell_cycles() const { return on_cycles_; }
+  /// The state of one cell now (for waveforms and tests).
+  power::PowerState state_of(uint32_t phys, uint32_t slice) const;
+  uint32_t cells() const { return registers_ * slices_; }
+
+ private:
+  struct ControllerState {
+    Fractions fractions;
+    std::vector<uint8_t> registers;  ///< state per physical register
+    std::vector<uint8_t> banks;      ///< state per bank x slice
+  };
+  uint32_t unit_of(uint32_t phys, uint32_t slice) const {
+    return per_slice_ ? phys * slices_ + slice : phys;
+  }
+  /// Recomputes a unit's state from every controller and integrates the change.
+  void update(uint32_t unit, uint32_t phys, uint32_t slice, uint64_t cycle);
+  void split_slices();
+
+  uint32_t registers_, slices_, banks_;
+  bool per_slice_ = false;
+  std::vector<ControllerState> controllers_;
+  std::vector<std::string> names_;
+  std::vector<uint8_t> state_;      ///< per unit
+  std::vector<double> fraction_;    ///< per unit: leakage fraction now
+  std::vector<uint64_t> since_;     ///< per unit: cycle of its last change
+  std::array<uint64_t, power::kPowerStateCount> state_cycles_{};
+  double on_cycles_ = 0;
+};
+
+}  // namespace warpreg
