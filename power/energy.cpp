@@ -157,6 +157,13 @@ const TechValue& TechTable::at(const std::string& key) const {
                   "\"");
 }
 
+double TechTable::value_for(const std::string& block, const std::string& key) const {
+  if (!has(key))
+    throw TechError(block + " needs the coefficient \"" + key + "\", which technology table \"" +
+                    name_ + "\" (" + path_ + ") does not have (power.tech; docs/power.md)");
+  return value(key);
+}
+
 double TechTable::attribute(const std::string& key, const std::string& attribute) const {
   const TechValue& v = at(key);
   auto it = v.attributes.find(attribute);
@@ -230,8 +237,8 @@ EnergyAccount::GroupId EnergyAccount::add_measured_residency(std::string name,
                                                              std::string description,
                                                              uint32_t units, double mw_on) {
   const double mw[kPowerStateCount] = {mw_on, 0.0, 0.0, 0.0};
-  const GroupId id = add_residency(std::move(name), std::move(description), units,
-                                   PowerState::On, mw);
+  const GroupId id =
+      add_residency(std::move(name), std::move(description), units, PowerState::On, mw);
   groups_[id].measured = true;
   return id;
 }
@@ -239,7 +246,8 @@ EnergyAccount::GroupId EnergyAccount::add_measured_residency(std::string name,
 void EnergyAccount::set_measured(GroupId group, const uint64_t (&unit_cycles)[kPowerStateCount],
                                  double on_equivalent_unit_cycles) {
   Group& g = groups_.at(group);
-  if (!g.measured) throw std::logic_error(block_ + ": residency group " + g.name + " is not measured");
+  if (!g.measured)
+    throw std::logic_error(block_ + ": residency group " + g.name + " is not measured");
   for (unsigned s = 0; s < kPowerStateCount; ++s) g.unit_cycles[s] = unit_cycles[s];
   g.on_equivalent = on_equivalent_unit_cycles;
 }
@@ -324,7 +332,9 @@ double EnergyAccount::leakage_pj() const {
   return pj;
 }
 
-double EnergyAccount::group_leakage_pj(GroupId group) const { return leakage_of(groups_.at(group)); }
+double EnergyAccount::group_leakage_pj(GroupId group) const {
+  return leakage_of(groups_.at(group));
+}
 
 nlohmann::json EnergyAccount::to_json() const {
   nlohmann::json events = nlohmann::json::object();

@@ -46,6 +46,9 @@ class TechTable {
   /// Throws TechError naming the table and the key when absent.
   const TechValue& at(const std::string& key) const;
   double value(const std::string& key) const { return at(key).value; }
+  /// The value `block` needs; throws TechError naming the block, the key and the table
+  /// when the table lacks it (never a silent 0).
+  double value_for(const std::string& block, const std::string& key) const;
   /// A numeric qualifier of a value (e.g. "access_bytes"); throws TechError when absent.
   double attribute(const std::string& key, const std::string& attribute) const;
   nlohmann::json to_json() const;
@@ -128,8 +131,8 @@ class EnergyAccount {
     uint32_t units[kPowerStateCount] = {};
     uint64_t unit_cycles[kPowerStateCount] = {};
     uint64_t last_cycle = 0;
-    bool measured = false;         ///< integrated outside (add_measured_residency)
-    double on_equivalent = 0;      ///< measured: Σ unit-cycles x leakage fraction
+    bool measured = false;     ///< integrated outside (add_measured_residency)
+    double on_equivalent = 0;  ///< measured: Σ unit-cycles x leakage fraction
   };
   double leakage_of(const Group& g) const;
   void integrate(Group& g, uint64_t cycle);

@@ -5,12 +5,20 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
+#include "common/stat_set.h"
+
 namespace warpreg {
 
 class ReportingBlock {
  public:
   virtual ~ReportingBlock() = default;
+  /// The key in stats.json's blocks and describe's blocks: the block's hierarchical
+  /// SystemC name ("regfile", "rfv.renaming_table").
   virtual std::string block_name() const = 0;
+  /// The statistics the block declares (common/stat_set.h): every key of stats() that
+  /// is not an energy field (events, dynamic_pj, leakage_pj, residency) must be one of
+  /// them (a test checks). nullptr only for a block that reports energy alone.
+  virtual const StatSet* statistics() const { return nullptr; }
   /// {"events": {...}, "dynamic_pj", "leakage_pj", "storage_bits", ...} at the end of a
   /// run; `end_cycle` closes residency integration.
   virtual nlohmann::json stats(uint64_t end_cycle) = 0;

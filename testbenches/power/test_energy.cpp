@@ -195,7 +195,7 @@ TEST_CASE("power states have stable names", "[power]") {
 
 TEST_CASE("the shipped technology tables load and agree with power.tech", "[power][tech]") {
   auto names = tech_names();
-  CHECK(names == std::vector<std::string>{"rfv40", "wc45", "wrf32"});
+  CHECK(names == std::vector<std::string>{"fermi40", "rfv40", "wc45", "wrf32"});
 
   const warpreg::ParamSpec* tech = warpreg::find_param("power.tech");
   REQUIRE(tech != nullptr);

@@ -139,5 +139,5 @@ TEST_CASE("crossbar: passes data, response and delay through and counts flits",
   init.socket->b_transport(txn.payload(), delay);
   const nlohmann::json stats = xbar.stats(10);
   CHECK(stats["events"]["flits"] == 8);  // one 128-byte register, no flits for a release
-  CHECK(stats["dynamic_pj"].get<double>() == Approx(8 * 9.6));
+  CHECK(stats["dynamic_pj"].get<double>() == Approx(8 * tech.value("crossbar_transfer")));
 }
