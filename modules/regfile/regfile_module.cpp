@@ -7,16 +7,18 @@
 
 namespace warpreg {
 
+WARPREG_REGISTER_PARAMS(RegFileParams);
+
 RegFileConfig RegisterFileModule::config_from(const Params& p) {
+  const RegFileParams rf(&p);
   RegFileConfig c;
-  c.banks = static_cast<uint32_t>(p.integer("rf.banks"));
-  c.lane_slices = static_cast<uint32_t>(p.integer("rf.lane_slices"));
-  c.mapping =
-      p.text("rf.bank_mapping") == "interleaved" ? BankMapping::Interleaved : BankMapping::Gpgpusim;
-  c.read_latency = static_cast<uint32_t>(p.integer("rf.read_latency"));
-  c.write_latency = static_cast<uint32_t>(p.integer("rf.write_latency"));
+  c.banks = rf.banks;
+  c.lane_slices = rf.lane_slices;
+  c.mapping = rf.bank_mapping;
+  c.read_latency = rf.read_latency;
+  c.write_latency = rf.write_latency;
   const int64_t registers = p.integer("sm.registers");
-  const int64_t physical = p.integer("rf.physical_registers");
+  const int64_t physical = rf.physical_registers;
   const int64_t warp_registers = physical > 0 ? physical : registers / kWarpSize;
   if (physical == 0 && registers % kWarpSize != 0)
     throw ConfigError("sm.registers = " + std::to_string(registers) +

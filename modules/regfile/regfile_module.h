@@ -10,6 +10,7 @@
 #include <tlm>
 
 #include "common/cycle_clock.h"
+#include "common/param_set.h"
 #include "modules/interfaces/reporting_block.h"
 #include "modules/regfile/regfile_core.h"
 #include "modules/regfile/storage_power_map.h"
@@ -18,6 +19,55 @@
 namespace warpreg {
 
 class Params;
+
+/// The register file's parameters (rf.*); its capacity is the SM's sm.registers.
+struct RegFileParams : ParamSet {
+  explicit RegFileParams(const Params* values = nullptr) : ParamSet("rf", values) {}
+  Param<uint32_t> banks{this,
+                        "banks",
+                        16,
+                        {1, 256},
+                        "banks",
+                        "Register banks; each bank holds sm.registers/32/rf.banks warp registers.",
+                        "seed 002 Table 3 (16 banks x 128 B); seed 001 uses 4 groups of 8 x 16 B"};
+  Param<uint32_t> lane_slices{
+      this,
+      "lane_slices",
+      1,
+      {1, 32},
+      "slices",
+      "Lane slices per bank: a bank entry of 128 B is split into slices of 128/S bytes that are "
+      "accessed (and counted) separately. 8 slices of 16 B = Warped-Compression's 8 consecutive "
+      "16-byte banks.",
+      "seed 001 §5 (S=8), baseline S=1"};
+  Choice<BankMapping> bank_mapping{
+      this,
+      "bank_mapping",
+      BankMapping::Gpgpusim,
+      {{"gpgpusim", BankMapping::Gpgpusim}, {"interleaved", BankMapping::Interleaved}},
+      "Bank of a warp register: gpgpusim = (arch_reg + warp_slot) mod B; interleaved = "
+      "physical register mod B.",
+      "GPGPU-Sim 3.x register_bank()"};
+  Param<uint32_t> physical_registers{
+      this,
+      "physical_registers",
+      0,
+      {0, 1 << 17},
+      "warp registers",
+      "Physical warp registers (32 lanes x 32 bits each) in the banks; 0: as many as "
+      "sm.registers names (sm.registers / 32). Fewer than that needs a name-translation stage "
+      "(RFV's GPU-shrink: 512 for 64 KB).",
+      "seed 000 §8.1: GPU-shrink keeps the architected 128 KB for the compiler and the CTA limit "
+      "but has 64 KB (512 warp registers) of physical registers"};
+  Param<uint32_t> read_latency{this,     "read_latency",       1,     {1, 64},
+                               "cycles", "Bank read latency.", kFermi};
+  Param<uint32_t> write_latency{this,     "write_latency",       1,     {1, 64},
+                                "cycles", "Bank write latency.", kFermi};
+
+ private:
+  static constexpr const char* kFermi =
+      "GPGPU-Sim 3.x GTX480 (Fermi) configuration; seeds 000-004 baseline";
+};
 
 class RegisterFileModule : public sc_core::sc_module, public ReportingBlock {
  public:
@@ -62,7 +112,7 @@ class RegisterFileModule : public sc_core::sc_module, public ReportingBlock {
   StoragePowerMap power_map_;
   std::optional<power::EnergyAccount::GroupId> cells_;  ///< once a controller is registered
   std::string leakage_owner_;  ///< the stage that models the storage itself, if any
-  double cell_on_mw_ = 0;  ///< leakage of one ON cell (one lane slice of one entry)
+  double cell_on_mw_ = 0;      ///< leakage of one ON cell (one lane slice of one entry)
 
   static constexpr uint32_t kTraceWindow = 64;  ///< cycles ahead a grant may be traced
   std::vector<uint8_t> activity_;               ///< per (cycle mod window, bank): grants

@@ -75,29 +75,6 @@ static void declare_platform_params(std::vector<ParamSpec>& out) {
   out.push_back(fermi_int("mem.miss_latency", 400, 1, 100000, "cycles",
                           "Load latency on an L1 miss.",
                           "model default: DRAM round trip of a Fermi-class GPU"));
-  // Register file.
-  out.push_back(
-      fermi_int("rf.banks", 16, 1, 256, "banks",
-                "Register banks; each bank holds sm.registers/32/rf.banks warp registers.",
-                "seed 002 Table 3 (16 banks x 128 B); seed 001 uses 4 groups of 8 x 16 B"));
-  out.push_back(fermi_int("rf.lane_slices", 1, 1, 32, "slices",
-                          "Lane slices per bank: a bank entry of 128 B is split into slices of "
-                          "128/S bytes that are accessed (and counted) separately. 8 slices of "
-                          "16 B = Warped-Compression's 8 consecutive 16-byte banks.",
-                          "seed 001 §5 (S=8), baseline S=1"));
-  out.push_back(fermi_choice("rf.bank_mapping", "gpgpusim", {"gpgpusim", "interleaved"},
-                             "Bank of a warp register: gpgpusim = (arch_reg + warp_slot) mod B; "
-                             "interleaved = physical register mod B.",
-                             "GPGPU-Sim 3.x register_bank()"));
-  out.push_back(fermi_int("rf.physical_registers", 0, 0, 1 << 17, "warp registers",
-                          "Physical warp registers (32 lanes x 32 bits each) in the banks; 0: as "
-                          "many as sm.registers names (sm.registers / 32). Fewer than that needs "
-                          "a name-translation stage (RFV's GPU-shrink: 512 for 64 KB).",
-                          "seed 000 §8.1: GPU-shrink keeps the architected 128 KB for the compiler "
-                          "and the CTA limit but has 64 KB (512 warp registers) of physical "
-                          "registers"));
-  out.push_back(fermi_int("rf.read_latency", 1, 1, 64, "cycles", "Bank read latency."));
-  out.push_back(fermi_int("rf.write_latency", 1, 1, 64, "cycles", "Bank write latency."));
   // Simulation control.
   out.push_back(fermi_int("sim.seed", 1, 0, 4294967295.0, "",
                           "Seed of every random choice (memory model, synthetic workload).",
