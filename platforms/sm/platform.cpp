@@ -42,7 +42,7 @@ class SmPlatformImpl {
     for (auto& stage : stages_) {
       if (stage->owns_register_leakage()) regfile_.hand_over_leakage(stage->basename());
       if (stage->wants_collector_wakes()) sm_.core().announce_collectors(true);
-      if (auto* block = dynamic_cast<ReportingBlock*>(stage.get())) blocks_.push_back(block);
+      add_reporting_blocks(*stage);
       if (auto* hook = dynamic_cast<IssueHook*>(stage.get())) {
         sm_.core().add_issue_hook(hook);
         if (const Occupancy* occ = hook->resident_occupancy()) sm_.core().override_occupancy(*occ);
@@ -137,6 +137,13 @@ class SmPlatformImpl {
   }
 
  private:
+  // A stage and every block inside it (its SystemC children, e.g. rfv.renaming_table)
+  // report in stats.json and describe.
+  void add_reporting_blocks(sc_core::sc_object& object) {
+    if (auto* block = dynamic_cast<ReportingBlock*>(&object)) blocks_.push_back(block);
+    for (sc_core::sc_object* child : object.get_child_objects()) add_reporting_blocks(*child);
+  }
+
   // Every design elaborates its blocks; their stages sit on the path by slot, in the
   // order the designs were named within a slot.
   void build_designs() {
