@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <catch2/catch.hpp>
 #include <cctype>
+#include <fstream>
 #include <nlohmann/json.hpp>
 #include <sstream>
 #include <string>
@@ -237,6 +238,47 @@ TEST_CASE("vectors: the RFV generators' random numbers are the workload driver's
       CHECK(mine.below(40) == driver.below(40));
       CHECK(mine.chance(0.7) == driver.chance(0.7));
       CHECK(mine.next() == driver.next());
+    }
+  }
+}
+
+TEST_CASE("vectors: docs/vectors.md has a row for every field of every generator, with its width",
+          "[vectors]") {
+  std::ifstream in(std::string(WARPREG_SOURCE_DIR) + "/docs/vectors.md");
+  REQUIRE(in.good());
+  std::stringstream text;
+  text << in.rdbuf();
+  const std::string page = text.str();
+  for (const vectors::VectorGenerator& g : all_generators()) {
+    INFO("generator " << g.name << ", " << g.doc);
+    const std::string anchor = g.doc.substr(g.doc.find('#') + 1);
+    REQUIRE(g.doc == "docs/vectors.md#" + anchor);
+    const size_t begin = page.find("<a id=\"" + anchor + "\"></a>");
+    REQUIRE(begin != std::string::npos);
+    const size_t end = page.find("<a id=", begin + 1);
+    const std::vector<std::string> lines = lines_of(page.substr(begin, end - begin));
+    for (const vectors::Field& f : g.fields) {
+      INFO("field " << f.name);
+      const std::string bits = f.kind == vectors::FieldKind::Text ? "—" : std::to_string(f.bits);
+      bool documented = false;
+      for (const std::string& line : lines) {
+        // | `name`[, `other`] | bits ... | kind | ...
+        if (line.rfind("| ", 0) != 0) continue;
+        const size_t cell = line.find(" | ");
+        if (cell == std::string::npos) continue;
+        const std::string first = line.substr(0, cell);
+        const std::string second = line.substr(cell + 3, line.find(" |", cell + 3) - cell - 3);
+        const bool names = first.find("`" + f.name + "`") != std::string::npos;
+        // The width as a whole word of the cell ("4", "2 (`bdi-original`: 4)", "—").
+        for (size_t at = second.find(bits); names && at != std::string::npos;
+             at = second.find(bits, at + 1)) {
+          const size_t after = at + bits.size();
+          documented |=
+              (at == 0 || !std::isdigit(static_cast<unsigned char>(second[at - 1]))) &&
+              (after == second.size() || !std::isdigit(static_cast<unsigned char>(second[after])));
+        }
+      }
+      CHECK(documented);
     }
   }
 }
