@@ -1,10 +1,12 @@
-// warpreg vectors GENERATOR: golden vectors of a block's core for RTL testbenches.
-// Generators are kept in one table keyed by name; a design adds its own with one
-// line here and the generator function beside its core (modules/<block>/).
+// warpreg vectors GENERATOR: golden vectors of a block's core for RTL testbenches, in the
+// one format of docs/vectors.md. Each generator is a vectors::VectorGenerator described
+// beside its core (modules/<block>/*_vectors.h); this table lists them.
+#include <cctype>
 #include <fstream>
 #include <iostream>
 
 #include "apps/cli.h"
+#include "common/golden_vectors.h"
 #include "modules/bdi/bdi_vectors.h"
 #include "modules/ltrf/ltrf_vectors.h"
 #include "modules/regmutex/regmutex_vectors.h"
@@ -15,72 +17,53 @@ namespace warpreg::cli {
 
 namespace {
 
-struct VectorGenerator {
-  const char* name;
-  const char* description;
-  /// Writes the generator's vectors to `out`; returns how many.
-  uint64_t (*write)(std::ostream& out, uint64_t count, uint64_t seed);
-};
-
-const std::vector<VectorGenerator>& generators() {
-  static const std::vector<VectorGenerator> table = {
-      {"bdi",
-       "Warped-Compression BDI codec (<4,0>, <4,1>, <4,2>): 32 lanes -> encoding, range "
-       "indicator, image bytes, banks (docs/blocks/bdi.md)",
-       [](std::ostream& out, uint64_t count, uint64_t seed) {
-         return bdi::write_vectors(out, count, seed, bdi::Variant::Warped);
-       }},
-      {"bdi-original",
-       "the original BDI search (<4,*>, <8,*>, <2,1>, smallest image) on the same inputs",
-       [](std::ostream& out, uint64_t count, uint64_t seed) {
-         return bdi::write_vectors(out, count, seed, bdi::Variant::Original);
-       }},
-      {"rename-table",
-       "RFV renaming table: COUNT seeded write / read / release / warp-exit operations with "
-       "the physical register or release each returns and the free registers per bank "
-       "(docs/blocks/rfv.md)",
-       write_rename_table_vectors},
-      {"release-flag-cache",
-       "RFV release flag cache: COUNT seeded pir probes with hit or miss, the flags a hit "
-       "returns and the fill after a miss (docs/blocks/rfv.md)",
-       write_release_flag_cache_vectors},
-      {"tric",
-       "Warped Register File TRIC core: a seeded event sequence (collector assignments, reads, "
-       "writebacks; COUNT steps) with each entry's ON/DROWSY/OFF state and wake-up wait, as one "
-       "JSON document (docs/blocks/tric.md)",
-       [](std::ostream& out, uint64_t count, uint64_t seed) {
-         out << tric_vectors(seed, static_cast<uint32_t>(count)).dump(1) << '\n';
-         return count;
-       }},
-      {"coma",
-       "Warped Register File COMA mask table: a seeded event sequence (COUNT steps) with the "
-       "lanes each access switches, as one JSON document (docs/blocks/coma.md)",
-       [](std::ostream& out, uint64_t count, uint64_t seed) {
-         out << coma_vectors(seed, static_cast<uint32_t>(count)).dump(1) << '\n';
-         return count;
-       }},
-      {"regmutex",
-       "RegMutex SRP allocator: boundary set then COUNT seeded acquire/release steps (N_w = 48, "
-       "26 sections) -> outcome, section, SRP bitmask, mapped physical registers "
-       "(docs/blocks/regmutex.md)",
-       regmutex::write_vectors},
-      {"aau",
-       "LTRF address allocation unit (16 cache banks): a seeded sequence of COUNT allocations and "
-       "deallocations with the result and the unused and occupied queues after each, as one JSON "
-       "document (docs/blocks/ltrf.md)",
-       [](std::ostream& out, uint64_t count, uint64_t seed) {
-         out << aau_vectors(seed, static_cast<uint32_t>(count)).dump(1) << '\n';
-         return count;
-       }},
+const std::vector<vectors::VectorGenerator>& generators() {
+  static const std::vector<vectors::VectorGenerator> table = {
+      bdi::vector_generator(bdi::Variant::Warped),
+      bdi::vector_generator(bdi::Variant::Original),
+      rename_table_vector_generator(),
+      release_flag_cache_vector_generator(),
+      tric_vector_generator(),
+      coma_vector_generator(),
+      regmutex::vector_generator(),
+      aau_vector_generator(),
   };
   return table;
 }
 
 std::string generator_list() {
   std::string s;
-  for (const VectorGenerator& g : generators())
-    s += std::string(s.empty() ? "" : "; ") + g.name + " = " + g.description;
+  for (const vectors::VectorGenerator& g : generators())
+    s += std::string(s.empty() ? "" : "; ") + g.name + " = " + g.description +
+         " (--count: " + g.count_meaning + ")";
   return s;
+}
+
+/// A whole number in [0, max], decimal or 0x hex; a UsageError naming the option otherwise.
+uint64_t parse_number(const po::variables_map& vm, const char* option, uint64_t max) {
+  const std::string text = vm[option].as<std::string>();
+  const bool hex = text.size() > 2 && text[0] == '0' && (text[1] == 'x' || text[1] == 'X');
+  const std::string digits = hex ? text.substr(2) : text;
+  const auto fail = [&]() -> UsageError {
+    return UsageError(std::string("--") + option + " must be a whole number from 0 to " +
+                      std::to_string(max) + ", got '" + text + "'");
+  };
+  if (digits.empty() || digits.size() > 20) throw fail();
+  uint64_t value = 0;
+  for (char c : digits) {
+    const int d = std::isdigit(static_cast<unsigned char>(c)) ? c - '0'
+                  : hex && std::isxdigit(static_cast<unsigned char>(c))
+                      ? std::tolower(static_cast<unsigned char>(c)) - 'a' + 10
+                      : -1;
+    const uint64_t base = hex ? 16 : 10;
+    if (d < 0 || value > (max - uint64_t(d)) / base) throw fail();
+    value = value * base + uint64_t(d);
+  }
+  return value;
+}
+
+bool ends_with(const std::string& s, const std::string& tail) {
+  return s.size() >= tail.size() && s.compare(s.size() - tail.size(), tail.size(), tail) == 0;
 }
 
 }  // namespace
@@ -90,10 +73,14 @@ po::options_description vectors_options() {
   desc.add_options()(
       "generator", po::value<std::string>()->value_name("NAME"),
       ("Which vectors (also the first word after 'vectors'): " + generator_list()).c_str())(
-      "count,n", po::value<uint64_t>()->default_value(1000)->value_name("N"),
-      "Random vectors written after the fixed boundary set.")(
-      "seed,s", po::value<uint64_t>()->default_value(1)->value_name("S"),
-      "Seed of the random vectors (the same seed gives the same file).")(
+      "count,n", po::value<std::string>()->default_value("1000")->value_name("N"),
+      ("Steps of the seeded sequence (what a step is: see the generator), 0 to " +
+       std::to_string(vectors::kMaxCount) + ".")
+          .c_str())("seed,s", po::value<std::string>()->default_value("1")->value_name("S"),
+                    "Seed of the sequence (decimal or 0x hex; the same seed gives the same file).")(
+      "format,f", po::value<std::string>()->value_name("F"),
+      "jsonl (a header record, then one JSON object per step) or memh ($readmemh words, "
+      "docs/vectors.md). Default: memh when --out ends in .memh or .hex, else jsonl.")(
       "out,o", po::value<std::string>()->value_name("FILE"),
       "Write to FILE instead of standard output.");
   return desc;
@@ -102,29 +89,41 @@ po::options_description vectors_options() {
 int vectors_command(const po::variables_map& vm) {
   if (!vm.count("generator")) throw UsageError("vectors needs a generator: " + generator_list());
   const std::string name = vm["generator"].as<std::string>();
-  const VectorGenerator* gen = nullptr;
-  for (const VectorGenerator& g : generators())
+  const vectors::VectorGenerator* gen = nullptr;
+  for (const vectors::VectorGenerator& g : generators())
     if (name == g.name) gen = &g;
   if (!gen) {
     std::string names;
-    for (const VectorGenerator& g : generators())
+    for (const vectors::VectorGenerator& g : generators())
       names += std::string(names.empty() ? "" : ", ") + g.name;
     throw UsageError("unknown vector generator '" + name + "'; generators: " + names);
   }
-  const uint64_t count = vm["count"].as<uint64_t>();
-  const uint64_t seed = vm["seed"].as<uint64_t>();
-  if (!vm.count("out")) {
-    gen->write(std::cout, count, seed);
+  const uint64_t count = parse_number(vm, "count", vectors::kMaxCount);
+  const uint64_t seed = parse_number(vm, "seed", ~uint64_t{0});
+  const std::string path = vm.count("out") ? vm["out"].as<std::string>() : "";
+  vectors::Format format = vectors::Format::JsonLines;
+  if (vm.count("format")) {
+    try {
+      format = vectors::format_from_string(vm["format"].as<std::string>());
+    } catch (const std::invalid_argument& e) {
+      throw UsageError(std::string("--format: ") + e.what());
+    }
+  } else if (ends_with(path, ".memh") || ends_with(path, ".hex")) {
+    format = vectors::Format::Memh;
+  }
+  if (path.empty()) {
+    vectors::write_vectors(*gen, format, std::cout, count, seed);
     std::cout.flush();
+    if (!std::cout) throw std::runtime_error("error writing standard output");
     return kExitOk;
   }
-  const std::string path = vm["out"].as<std::string>();
   std::ofstream file(path);
   if (!file) throw std::runtime_error("cannot write " + path);
-  const uint64_t written = gen->write(file, count, seed);
+  const uint64_t written = vectors::write_vectors(*gen, format, file, count, seed);
   file.close();
   if (!file) throw std::runtime_error("error writing " + path);
-  std::cerr << "warpreg: " << written << ' ' << name << " vectors written to " << path << '\n';
+  std::cerr << "warpreg: " << written << ' ' << name << " records (" << vectors::to_string(format)
+            << ") written to " << path << '\n';
   return kExitOk;
 }
 

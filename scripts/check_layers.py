@@ -1,19 +1,16 @@
 #!/usr/bin/env python3
 """Checks that every #include points down the layer order (docs/architecture.md):
 common -> power -> modules/interfaces -> modules (blocks) -> designs -> platforms ->
-stimuli (with designs/*/compiler) -> vectors (modules/*/*_vectors.*) -> apps. Exits 1 listing each back edge."""
+stimuli (with designs/*/compiler) -> apps. Exits 1 listing each back edge."""
 import pathlib
 import re
 import sys
 
-ORDER = ["common", "power", "interfaces", "blocks", "designs", "platforms", "stimuli", "vectors",
-         "apps"]
+ORDER = ["common", "power", "interfaces", "blocks", "designs", "platforms", "stimuli", "apps"]
 
 
 def layer_of(path: str) -> str:
     parts = path.split("/")
-    if parts[0] == "modules" and "_vectors." in parts[-1]:
-        return "vectors"  # golden-vector generators: the warpreg_vectors library
     if parts[0] == "modules":
         return "interfaces" if len(parts) > 1 and parts[1] == "interfaces" else "blocks"
     if parts[0] == "designs":

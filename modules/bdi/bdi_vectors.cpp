@@ -1,19 +1,11 @@
 #include "modules/bdi/bdi_vectors.h"
 
 #include <cstdio>
-#include <nlohmann/json.hpp>
 #include <stdexcept>
 
 namespace warpreg::bdi {
 
 namespace {
-
-uint64_t splitmix64(uint64_t& state) {
-  uint64_t z = (state += 0x9e3779b97f4a7c15ull);
-  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-  z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-  return z ^ (z >> 31);
-}
 
 WarpRegister splat(uint32_t v) {
   WarpRegister r;
@@ -25,16 +17,6 @@ std::string hex32(uint32_t v) {
   char buf[9];
   std::snprintf(buf, sizeof buf, "%08x", v);
   return buf;
-}
-
-std::string hex_bytes(const Compressed& c) {
-  static const char* digits = "0123456789abcdef";
-  std::string s;
-  for (unsigned b = 0; b < c.banks() * kBankBytes; ++b) {
-    s += digits[c.bytes[b] >> 4];
-    s += digits[c.bytes[b] & 15];
-  }
-  return s;
 }
 
 }  // namespace
@@ -88,86 +70,118 @@ std::vector<Vector> boundary_vectors() {
   return v;
 }
 
-std::vector<Vector> random_vectors(uint64_t count, uint64_t seed) {
-  std::vector<Vector> v;
-  v.reserve(count);
-  uint64_t state = seed;
+Vector RandomVectors::next() {
   const int64_t edges[] = {127, -128, 128, -129, 32767, -32768, 32768, -32769, 0};
-  for (uint64_t n = 0; n < count; ++n) {
-    const uint64_t kind = splitmix64(state) % 6;
-    const uint32_t base = static_cast<uint32_t>(splitmix64(state));
-    WarpRegister r;
-    std::string label;
-    for (unsigned i = 0; i < kWarpSize; ++i) {
-      const uint64_t x = splitmix64(state);
-      switch (kind) {
-        case 0:
-          label = "random: uniform";
-          r.lane[i] = static_cast<uint32_t>(x);
-          break;
-        case 1:
-          label = "random: equal lanes";
-          r.lane[i] = base;
-          break;
-        case 2:
-          label = "random: deltas in [-128, 127]";
-          r.lane[i] = base + static_cast<uint32_t>(int32_t(x % 256) - 128);
-          break;
-        case 3:
-          label = "random: deltas in [-32768, 32767]";
-          r.lane[i] = base + static_cast<uint32_t>(int32_t(x % 65536) - 32768);
-          break;
-        case 4:
-          label = "random: boundary deltas";
-          r.lane[i] = base + static_cast<uint32_t>(edges[x % 9]);
-          break;
-        default:
-          label = "random: one outlier lane";
-          r.lane[i] = base + static_cast<uint32_t>(x % 16);
-          break;
-      }
+  const uint64_t kind = rng_.next() % 6;
+  const uint32_t base = static_cast<uint32_t>(rng_.next());
+  Vector v;
+  WarpRegister& r = v.lanes;
+  for (unsigned i = 0; i < kWarpSize; ++i) {
+    const uint64_t x = rng_.next();
+    switch (kind) {
+      case 0:
+        r.lane[i] = static_cast<uint32_t>(x);
+        break;
+      case 1:
+        r.lane[i] = base;
+        break;
+      case 2:
+        r.lane[i] = base + static_cast<uint32_t>(int32_t(x % 256) - 128);
+        break;
+      case 3:
+        r.lane[i] = base + static_cast<uint32_t>(int32_t(x % 65536) - 32768);
+        break;
+      case 4:
+        r.lane[i] = base + static_cast<uint32_t>(edges[x % 9]);
+        break;
+      default:
+        r.lane[i] = base + static_cast<uint32_t>(x % 16);
+        break;
     }
-    if (kind == 5) r.lane[1 + splitmix64(state) % 31] = static_cast<uint32_t>(splitmix64(state));
-    r.lane[0] = kind == 0 ? r.lane[0] : base;
-    v.push_back({label, r});
   }
+  static const char* const labels[] = {"random: uniform",
+                                       "random: equal lanes",
+                                       "random: deltas in [-128, 127]",
+                                       "random: deltas in [-32768, 32767]",
+                                       "random: boundary deltas",
+                                       "random: one outlier lane"};
+  v.label = labels[kind];
+  if (kind == 5) {
+    // The value is drawn before the lane (the order C++17 gives `lane[f()] = g()`).
+    const auto outlier = static_cast<uint32_t>(rng_.next());
+    r.lane[1 + rng_.next() % 31] = outlier;
+  }
+  r.lane[0] = kind == 0 ? r.lane[0] : base;
   return v;
 }
 
-uint64_t write_vectors(std::ostream& out, uint64_t count, uint64_t seed, Variant variant) {
+namespace {
+
+constexpr uint32_t kCompressorLatency = 2;    // seed 001 Table 2
+constexpr uint32_t kDecompressorLatency = 1;  // seed 001 Table 2
+
+void write_steps(vectors::RecordSink& out, uint64_t count, uint64_t seed, Variant variant) {
   const Codec codec(variant);
-  std::vector<Vector> all = boundary_vectors();
-  const size_t fixed = all.size();
-  for (Vector& r : random_vectors(count, seed)) all.push_back(std::move(r));
-  nlohmann::json header = {
-      {"generator", "bdi"},
-      {"variant", to_string(variant)},
-      {"seed", seed},
-      {"boundary_vectors", fixed},
-      {"random_vectors", count},
-      {"format",
-       "one JSON object per line: lanes = 32 hex words (lane 0 first); encoding <base,delta> "
-       "or uncompressed; indicator = range-indicator code; bytes = image length; banks = "
-       "16-byte banks; image = banks x 16 bytes in hex, byte 0 first (docs/blocks/bdi.md)"}};
-  out << header.dump() << '\n';
   uint64_t index = 0;
-  for (const Vector& vec : all) {
+  const auto emit = [&](const Vector& vec) {
     const Compressed c = codec.compress(vec.lanes);
     if (unpack(c) != vec.lanes)
       throw std::logic_error("BDI vector " + std::to_string(index) + " does not round-trip");
-    nlohmann::json lanes = nlohmann::json::array();
-    for (uint32_t l : vec.lanes.lane) lanes.push_back(hex32(l));
-    nlohmann::json line = {{"index", index++},
-                           {"case", vec.label},
-                           {"lanes", std::move(lanes)},
-                           {"encoding", c.encoding.name()},
-                           {"indicator", codec.indicator_of(c.encoding)},
-                           {"bytes", c.encoding.bytes()},
-                           {"banks", c.banks()},
-                           {"image", hex_bytes(c)}};
-    out << line.dump() << '\n';
-  }
-  return index;
+    WarpRegister image = image_as_register(c);
+    // The image's bytes beyond its banks are zero (the core leaves them so).
+    vectors::Record& r = out.next();
+    r.set_text("case", vec.label);
+    r.set_words("data", vec.lanes.lane.data(), kWarpSize);
+    r.set("indicator", codec.indicator_of(c.encoding));
+    r.set_text("encoding", c.encoding.name());
+    r.set("banks", c.banks());
+    r.set_words("image", image.lane.data(), kWarpSize);
+    out.emit();
+    ++index;
+  };
+  for (const Vector& vec : boundary_vectors()) emit(vec);
+  RandomVectors random(seed);
+  for (uint64_t n = 0; n < count; ++n) emit(random.next());
+}
+
+}  // namespace
+
+vectors::VectorGenerator vector_generator(Variant variant) {
+  const Codec codec(variant);
+  const bool warped = variant == Variant::Warped;
+  vectors::VectorGenerator g;
+  g.name = warped ? "bdi" : "bdi-" + std::string(to_string(variant));
+  g.block = "bdi-codec";
+  g.description =
+      warped ? "Warped-Compression BDI compressor and decompressor (<4,0>, <4,1>, <4,2>): 32 "
+               "lanes -> range indicator, banks, image"
+             : "the original BDI search (<4,*>, <8,*>, <2,1>, smallest image) on the same inputs "
+               "(no RTL)";
+  g.doc = "docs/vectors.md#bdi";
+  g.count_meaning = "random registers after the fixed boundary set of " +
+                    std::to_string(boundary_vectors().size());
+  nlohmann::ordered_json choices = nlohmann::ordered_json::array();
+  for (Encoding e : codec.choices()) choices.push_back(e.name());
+  g.parameters = {{"variant", to_string(variant)},
+                  {"lanes", kWarpSize},
+                  {"lane_bits", 32},
+                  {"bank_bytes", kBankBytes},
+                  {"indicator_bits", codec.indicator_bits()},
+                  {"choices", std::move(choices)},
+                  {"compressor_latency", kCompressorLatency},
+                  {"decompressor_latency", kDecompressorLatency}};
+  g.fields = {vectors::text_field("case"),
+              vectors::unsigned_field("data", 32 * kWarpSize),
+              vectors::unsigned_field("indicator", codec.indicator_bits()),
+              vectors::text_field("encoding"),
+              vectors::unsigned_field("banks", 4),
+              vectors::unsigned_field("image", 32 * kWarpSize)};
+  const uint64_t fixed = boundary_vectors().size();
+  g.records = [fixed](uint64_t count) { return fixed + count; };
+  g.write = [variant](vectors::RecordSink& out, uint64_t count, uint64_t seed) {
+    write_steps(out, count, seed, variant);
+  };
+  return g;
 }
 
 }  // namespace warpreg::bdi

@@ -1,12 +1,12 @@
 #pragma once
-// Golden vectors of the BDI core for RTL testbenches (docs/blocks/bdi.md):
-// JSON lines, one warp register each, with the encoding the compressor picks, the
-// range-indicator code, the image bytes and the banks it occupies.
+// Golden vectors of the BDI codec for RTL testbenches (docs/vectors.md#bdi): one record
+// per warp register with the range indicator the compressor picks, the banks the image
+// occupies and the image, as the compressor's and decompressor's ports carry them.
 #include <cstdint>
-#include <ostream>
 #include <string>
 #include <vector>
 
+#include "common/golden_vectors.h"
 #include "modules/bdi/bdi_core.h"
 
 namespace warpreg::bdi {
@@ -19,12 +19,20 @@ struct Vector {
 /// The fixed boundary set: every encoding, deltas of +-127/128 and +-32767/32768 in
 /// the first and last lane, INT_MIN/INT_MAX and 0/0xffffffff wrap-around, thread-index ramps.
 std::vector<Vector> boundary_vectors();
-/// `count` seeded random registers mixing small-delta, boundary-delta and uniform values.
-std::vector<Vector> random_vectors(uint64_t count, uint64_t seed);
 
-/// Writes a header line and then the boundary set followed by `count` random vectors,
-/// each checked to round-trip; returns the vectors written.
-uint64_t write_vectors(std::ostream& out, uint64_t count, uint64_t seed,
-                       Variant variant = Variant::Warped);
+/// Seeded random registers mixing small-delta, boundary-delta and uniform values, one
+/// at a time (a file of any length needs no memory for them).
+class RandomVectors {
+ public:
+  explicit RandomVectors(uint64_t seed) : rng_(seed) {}
+  Vector next();
+
+ private:
+  vectors::SplitMix64 rng_;
+};
+
+/// `bdi` (Variant::Warped, the paper's codec) or `bdi-original` (Variant::Original):
+/// the boundary set, then `count` random registers, each checked to round-trip.
+vectors::VectorGenerator vector_generator(Variant variant);
 
 }  // namespace warpreg::bdi

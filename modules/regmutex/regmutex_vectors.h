@@ -1,16 +1,16 @@
 #pragma once
-// Golden vectors of the RegMutex allocator core for RTL testbenches (warpreg vectors regmutex).
-#include <cstdint>
-#include <ostream>
+// Golden vectors of the RegMutex shared-register-pool allocator and mapping unit for RTL
+// testbenches (docs/vectors.md#regmutex): one record per issue-stage request (kernel
+// start, acquire, release) with the response, the allocator's state after it and one
+// architected-to-physical mapping.
+#include "common/golden_vectors.h"
 
 namespace warpreg::regmutex {
 
-/// CSV: a boundary set (fill the pool, stall, double acquire, double release, release,
-/// re-acquire) then `count` seeded acquire/release steps on N_w = 48, |B_s| = 18,
-/// |E_s| = 6, 26 sections (seed 003's example). Each row: the operation, the warp, the
-/// outcome, its section, the SRP bitmask after it, and the physical registers the
-/// mapping unit gives the warp's X = 0 and X = |B_s| (-1 without a section).
-/// Returns the rows written.
-uint64_t write_vectors(std::ostream& out, uint64_t count, uint64_t seed);
+/// `regmutex`: a boundary set (the paper's N_w = 48, |B_s| = 18, |E_s| = 6, 26 sections:
+/// fill the pool, stall, double acquire and release, re-take by find-first-zero; a
+/// 48-section pool; a one-section pool; paired warps) then `count` seeded steps with a
+/// kernel start in a random shared or paired geometry about every 512 steps.
+vectors::VectorGenerator vector_generator();
 
 }  // namespace warpreg::regmutex

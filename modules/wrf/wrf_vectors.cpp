@@ -1,7 +1,6 @@
 #include "modules/wrf/wrf_vectors.h"
 
-#include <cstdio>
-#include <string>
+#include <algorithm>
 #include <vector>
 
 #include "modules/wrf/coma_core.h"
@@ -11,53 +10,55 @@ namespace warpreg {
 
 namespace {
 
-/// splitmix64: the same sequence on every platform.
-struct Rng {
-  uint64_t state;
-  uint64_t next() {
-    uint64_t z = (state += 0x9e3779b97f4a7c15ull);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-    return z ^ (z >> 31);
-  }
-  uint32_t below(uint32_t n) { return static_cast<uint32_t>(next() % n); }
-};
-
-std::string hex32(uint32_t v) {
-  char text[11];
-  std::snprintf(text, sizeof text, "0x%08x", v);
-  return text;
-}
-
 struct NullSink : TransitionSink {
   void transition(RegPower, RegPower, uint64_t) override {}
 };
 
-char letter(RegPower s) { return s == RegPower::On ? 'N' : s == RegPower::Drowsy ? 'D' : 'O'; }
+constexpr uint32_t kTricWarps = 4, kTricRegsPerWarp = 8;
+constexpr uint32_t kTricRegisters = kTricWarps * kTricRegsPerWarp + 8;  // 8 never allocated
 
-}  // namespace
-
-nlohmann::json tric_vectors(uint64_t seed, uint32_t steps) {
-  constexpr uint32_t kWarps = 4, kRegsPerWarp = 8;
+TricConfig tric_config() {
   TricConfig config;
-  config.registers = kWarps * kRegsPerWarp + 8;  // the last 8 entries are never allocated
+  config.registers = kTricRegisters;
   config.wakeup_latency = 3;
   config.hidden_cycles = 1;
   config.lookahead = 0;
+  return config;
+}
+
+/// Two bits per entry: 0 off, 1 drowsy, 2 on.
+uint32_t state_code(RegPower s) { return s == RegPower::On ? 2 : s == RegPower::Drowsy ? 1 : 0; }
+
+/// One TRIC event; fields that do not apply stay 0.
+struct TricEvent {
+  const char* op;
+  uint32_t reg = 0, count = 0;
+  bool destination = false;
+  uint64_t ready = 0, served = 0, done = 0;
+};
+
+void write_tric_steps(vectors::RecordSink& out, uint64_t steps, uint64_t seed) {
+  const TricConfig config = tric_config();
   NullSink sink;
   TricCore tric(config, sink);
-  Rng rng{seed};
-
-  nlohmann::json events = nlohmann::json::array();
+  vectors::SplitMix64 rng(seed);
   uint64_t cycle = 0;
-  const auto states = [&](uint64_t at) {
-    std::string s;
-    for (uint32_t r = 0; r < config.registers; ++r) s += letter(tric.state(r, at));
-    return s;
-  };
-  const auto record = [&](nlohmann::json e) {
-    e["states"] = states(cycle);
-    events.push_back(std::move(e));
+  std::vector<uint32_t> states((2 * config.registers + 31) / 32);
+  const auto record = [&](const TricEvent& e) {
+    vectors::Record& r = out.next();
+    r.set("cycle", cycle);
+    r.set_enum("op", e.op);
+    r.set("reg", e.reg);
+    r.set("count", e.count);
+    r.set("destination", e.destination);
+    r.set("ready", e.ready);
+    r.set("served", e.served);
+    r.set("done", e.done);
+    std::fill(states.begin(), states.end(), 0);
+    for (uint32_t reg = 0; reg < config.registers; ++reg)
+      states[reg / 16] |= state_code(tric.state(reg, cycle)) << (2 * (reg % 16));
+    r.set_words("states", states.data(), states.size());
+    out.emit();
   };
 
   struct PendingWrite {
@@ -65,14 +66,14 @@ nlohmann::json tric_vectors(uint64_t seed, uint32_t steps) {
     uint32_t reg;
   };
   std::vector<PendingWrite> writes;
-  std::vector<bool> live(kWarps, false);
-  for (uint32_t w = 0; w < kWarps; ++w) {
-    tric.launch(w * kRegsPerWarp, kRegsPerWarp, cycle);
+  std::vector<bool> live(kTricWarps, false);
+  const auto launch = [&](uint32_t w) {
+    tric.launch(w * kTricRegsPerWarp, kTricRegsPerWarp, cycle);
     live[w] = true;
-    record(
-        {{"cycle", cycle}, {"op", "launch"}, {"first", w * kRegsPerWarp}, {"count", kRegsPerWarp}});
-  }
-  for (uint32_t step = 0; step < steps; ++step) {
+    record({"launch", w * kTricRegsPerWarp, kTricRegsPerWarp});
+  };
+  for (uint32_t w = 0; w < kTricWarps; ++w) launch(w);
+  for (uint64_t step = 0; step < steps; ++step) {
     cycle += rng.below(3);
     // Writebacks due by now, in order.
     for (size_t i = 0; i < writes.size();) {
@@ -84,82 +85,53 @@ nlohmann::json tric_vectors(uint64_t seed, uint32_t steps) {
       writes.erase(writes.begin() + long(i));
       const uint64_t served = std::max(cycle, pw.cycle);
       tric.write_done(pw.reg, served, served + 1, cycle);
-      record({{"cycle", cycle},
-              {"op", "write_done"},
-              {"reg", pw.reg},
-              {"served", served},
-              {"done", served + 1}});
+      TricEvent e{"write_done", pw.reg};
+      e.served = served;
+      e.done = served + 1;
+      record(e);
     }
-    const uint32_t w = rng.below(kWarps);
+    const uint32_t w = rng.below(kTricWarps);
     if (!live[w]) {
-      tric.launch(w * kRegsPerWarp, kRegsPerWarp, cycle);
-      live[w] = true;
-      record({{"cycle", cycle},
-              {"op", "launch"},
-              {"first", w * kRegsPerWarp},
-              {"count", kRegsPerWarp}});
+      launch(w);
       continue;
     }
     bool writing = false;
-    for (const PendingWrite& pw : writes) writing |= pw.reg / kRegsPerWarp == w;
+    for (const PendingWrite& pw : writes) writing |= pw.reg / kTricRegsPerWarp == w;
     if (!writing && rng.below(16) == 0) {
-      tric.retire(w * kRegsPerWarp, kRegsPerWarp, cycle);
+      tric.retire(w * kTricRegsPerWarp, kTricRegsPerWarp, cycle);
       live[w] = false;
-      record({{"cycle", cycle},
-              {"op", "retire"},
-              {"first", w * kRegsPerWarp},
-              {"count", kRegsPerWarp}});
+      record({"retire", w * kTricRegsPerWarp, kTricRegsPerWarp});
       continue;
     }
     // A warp is assigned a collector: one destination and one to three sources.
-    const uint32_t base = w * kRegsPerWarp;
-    const uint32_t dst = base + rng.below(kRegsPerWarp);
-    tric.wake(dst, cycle, true);
-    record({{"cycle", cycle}, {"op", "wake"}, {"reg", dst}, {"destination", true}});
+    const uint32_t base = w * kTricRegsPerWarp;
+    const uint32_t dst = base + rng.below(kTricRegsPerWarp);
+    TricEvent wake_dst{"wake", dst};
+    wake_dst.destination = true;
+    wake_dst.ready = tric.wake(dst, cycle, true);
+    record(wake_dst);
     const uint32_t sources = 1 + rng.below(3);
     for (uint32_t k = 0; k < sources; ++k) {
-      const uint32_t src = base + rng.below(kRegsPerWarp);
-      const uint64_t ready = tric.wake(src, cycle, false);
-      record({{"cycle", cycle},
-              {"op", "wake"},
-              {"reg", src},
-              {"destination", false},
-              {"expect_ready", ready}});
-      const uint64_t served = ready + rng.below(2);  // a bank conflict sometimes
+      const uint32_t src = base + rng.below(kTricRegsPerWarp);
+      TricEvent wake{"wake", src};
+      wake.ready = tric.wake(src, cycle, false);
+      record(wake);
+      const uint64_t served = wake.ready + rng.below(2);  // a bank conflict sometimes
       tric.read_done(src, served, served + 1, cycle);
-      record({{"cycle", cycle},
-              {"op", "read_done"},
-              {"reg", src},
-              {"served", served},
-              {"done", served + 1}});
+      TricEvent read{"read_done", src};
+      read.served = served;
+      read.done = served + 1;
+      record(read);
     }
     writes.push_back({cycle + 4 + rng.below(20), dst});
   }
-  const TricCore::Counters& c = tric.counters();
-  return {{"block", "tric"},
-          {"seed", seed},
-          {"config",
-           {{"registers", config.registers},
-            {"wakeup_latency", config.wakeup_latency},
-            {"hidden_cycles", config.hidden_cycles},
-            {"lookahead", config.lookahead}}},
-          {"legend",
-           "events in cycle order; 'states' is every entry's state at the event's cycle after "
-           "it (O off, D drowsy, N on); a wake's 'expect_ready' is the first cycle the bank may "
-           "serve the read"},
-          {"events", std::move(events)},
-          {"final",
-           {{"wakeups", c.wakeups},
-            {"sleeps_committed", c.sleeps},
-            {"stay_on", c.stay_on},
-            {"violations", tric.violations()}}}};
 }
 
-nlohmann::json coma_vectors(uint64_t seed, uint32_t steps) {
+void write_coma_steps(vectors::RecordSink& out, uint64_t steps, uint64_t seed) {
   ComaConfig config;
   config.entries = 16;
   ComaCore coma(config);
-  Rng rng{seed};
+  vectors::SplitMix64 rng(seed);
   const auto random_mask = [&rng]() -> LaneMask {
     switch (rng.below(4)) {
       case 0:
@@ -173,46 +145,83 @@ nlohmann::json coma_vectors(uint64_t seed, uint32_t steps) {
     }
   };
   std::vector<LaneMask> assigned(config.entries, kFullMask);
-  nlohmann::json events = nlohmann::json::array();
-  for (uint32_t step = 0; step < steps; ++step) {
+  for (uint64_t step = 0; step < steps; ++step) {
     const uint32_t cu = rng.below(config.entries);
+    vectors::Record& r = out.next();
     switch (rng.below(3)) {
       case 0: {
         const LaneMask mask = random_mask();
         coma.assign(cu, mask);
         assigned[cu] = mask;
-        events.push_back({{"op", "assign"}, {"collector", cu}, {"mask", hex32(mask)}});
+        r.set_enum("op", "assign").set("collector", cu).set("mask", mask);
         break;
       }
       case 1: {
         const uint64_t before = coma.counters().mismatches;
         const LaneMask gate = coma.read_mask(cu, assigned[cu]);
-        events.push_back({{"op", "read"},
-                          {"collector", cu},
-                          {"expect_gate", hex32(gate)},
-                          {"expect_mismatch", coma.counters().mismatches != before}});
+        r.set_enum("op", "read").set("collector", cu).set("mask", assigned[cu]);
+        r.set("gate", gate).set("mismatch", coma.counters().mismatches != before);
         break;
       }
       default: {
         const LaneMask mask = random_mask();
-        events.push_back({{"op", "writeback"},
-                          {"mask", hex32(mask)},
-                          {"expect_gate", hex32(coma.write_mask(mask))}});
+        r.set_enum("op", "writeback").set("mask", mask).set("gate", coma.write_mask(mask));
         break;
       }
     }
+    out.emit();
   }
-  return {{"block", "coma"},
-          {"seed", seed},
-          {"config", {{"entries", config.entries}, {"bits_per_entry", 32}}},
-          {"legend",
-           "'expect_gate' bit l enables lane l's word-line segment, bit lines and sense "
-           "amplifiers"},
-          {"events", std::move(events)},
-          {"final",
-           {{"table_writes", coma.counters().table_writes},
-            {"table_reads", coma.counters().table_reads},
-            {"lanes_gated", coma.counters().lanes_gated}}}};
+}
+
+}  // namespace
+
+vectors::VectorGenerator tric_vector_generator() {
+  const TricConfig config = tric_config();
+  vectors::VectorGenerator g;
+  g.name = "tric";
+  g.block = "wrf-tric";
+  g.description =
+      "Warped Register File TRIC core: seeded collector assignments, reads and writebacks with "
+      "each wake's first readable cycle and every entry's OFF/DROWSY/ON state";
+  g.doc = "docs/vectors.md#tric";
+  g.count_meaning = "collector assignments (each gives several records)";
+  g.parameters = {{"registers", config.registers},
+                  {"warps", kTricWarps},
+                  {"registers_per_warp", kTricRegsPerWarp},
+                  {"wakeup_latency", config.wakeup_latency},
+                  {"hidden_cycles", config.hidden_cycles},
+                  {"lookahead", config.lookahead},
+                  {"state_codes", {{"off", 0}, {"drowsy", 1}, {"on", 2}}}};
+  using namespace vectors;
+  g.fields = {unsigned_field("cycle", 32),
+              enum_field("op", {"launch", "retire", "wake", "read_done", "write_done"}),
+              unsigned_field("reg", 6),
+              unsigned_field("count", 4),
+              bool_field("destination"),
+              unsigned_field("ready", 32),
+              unsigned_field("served", 32),
+              unsigned_field("done", 32),
+              unsigned_field("states", 2 * config.registers)};
+  g.write = write_tric_steps;
+  return g;
+}
+
+vectors::VectorGenerator coma_vector_generator() {
+  vectors::VectorGenerator g;
+  g.name = "coma";
+  g.block = "wrf-coma";
+  g.description =
+      "Warped Register File COMA mask table: seeded assignments, reads and writebacks with the "
+      "lanes each access switches";
+  g.doc = "docs/vectors.md#coma";
+  g.count_meaning = "events";
+  g.parameters = {{"entries", 16}, {"bits_per_entry", 32}};
+  using namespace vectors;
+  g.fields = {enum_field("op", {"assign", "read", "writeback"}), unsigned_field("collector", 4),
+              unsigned_field("mask", 32), unsigned_field("gate", 32), bool_field("mismatch")};
+  g.records = [](uint64_t count) { return count; };
+  g.write = write_coma_steps;
+  return g;
 }
 
 }  // namespace warpreg

@@ -10,7 +10,6 @@
 #include "modules/rfv/register_balance.h"
 #include "modules/rfv/release_flag_cache.h"
 #include "modules/rfv/renaming_table.h"
-#include "modules/rfv/rfv_vectors.h"
 #include "testbenches/support/kernel_builder.h"
 
 using namespace warpreg;
@@ -172,29 +171,4 @@ TEST_CASE("renaming candidates: the shortest lifetimes are renamed within the bu
   CHECK(two.definitions[0] == 2);
   CHECK(two.table_bits == 960);
   CHECK(select_renaming_candidates(k, live, 9, 0, 10, 48).exempt_count() == 0);
-}
-
-TEST_CASE("rfv vectors: deterministic and consistent with the allocation rule", "[rfv][vectors]") {
-  std::ostringstream a, b, c;
-  CHECK(write_rename_table_vectors(a, 500, 7) == 500);
-  write_rename_table_vectors(b, 500, 7);
-  CHECK(a.str() == b.str());
-  std::istringstream in(a.str());
-  std::string text;
-  std::getline(in, text);  // header
-  int writes = 0;
-  while (std::getline(in, text)) {
-    const nlohmann::json j = nlohmann::json::parse(text);
-    if (j["op"] != "write" || j["phys"].get<int>() < 0) continue;
-    const int reg = j["reg"], warp = j["warp"], phys = j["phys"];
-    if (reg < 2)
-      CHECK(phys == warp * 2 + reg);  // exempt: direct mapping
-    else
-      CHECK(phys % 4 == (reg + warp) % 4);  // the compiler's bank
-    ++writes;
-  }
-  CHECK(writes > 100);
-  write_release_flag_cache_vectors(c, 200, 3);
-  CHECK(c.str().find("\"hit\":true") != std::string::npos);
-  CHECK(c.str().find("\"hit\":false") != std::string::npos);
 }
