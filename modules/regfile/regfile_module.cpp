@@ -3,6 +3,7 @@
 #include "common/errors.h"
 #include "common/params.h"
 #include "modules/interfaces/rf_access.h"
+#include "power/power_params.h"
 #include "power/tech_scaling.h"
 
 namespace warpreg {
@@ -46,7 +47,7 @@ RegisterFileModule::RegisterFileModule(sc_core::sc_module_name name, const Param
                  core_.config().banks) {
   const RegFileConfig& c = core_.config();
   const double slice_bytes = c.slice_bytes();
-  const double access_scale = params.real("power.rf_access_scale");
+  const double access_scale = PowerParams(&params).rf_access_scale;
   slice_reads_ = energy_.add_event(
       "slice_reads", "lane slices read (one bank entry slice each)",
       power::scaled(tech, "rf_bank_read", "access_bytes", slice_bytes) * access_scale);
