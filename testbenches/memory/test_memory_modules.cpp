@@ -19,6 +19,19 @@ void expect_status(tlm::tlm_response_status got, tlm::tlm_response_status want, 
   CHECK(got == want);
 }
 
+/// An L1 between a stub SM and a stub level below that answers `latency` after a request.
+struct L1OnStub {
+  L1Cache l1;
+  StubMemory below;
+  Requester sm{"sm"};
+  explicit L1OnStub(const CacheConfig& config = CacheConfig::gtx480_l1d(),
+                    const sc_time& latency = sc_time(10, SC_NS))
+      : l1("l1", config), below("below", latency) {
+    sm.socket.bind(l1.cpu_side);
+    l1.mem_side.bind(below.socket);
+  }
+};
+
 }  // namespace
 
 TEST_CASE("L1 module: miss, MSHR merge, hit and write-evict with their times",
@@ -26,11 +39,10 @@ TEST_CASE("L1 module: miss, MSHR merge, hit and write-evict with their times",
   CacheConfig config = CacheConfig::gtx480_l1d();
   config.energy.tag_lookup_pj = 2.0;
   config.energy.mshr_access_pj = 10.0;
-  L1Cache l1("l1", config);
-  StubMemory below("below", sc_time(100, SC_NS));
-  Requester sm("sm");
-  sm.socket.bind(l1.cpu_side);
-  l1.mem_side.bind(below.socket);
+  L1OnStub bench(config, sc_time(100, SC_NS));
+  L1Cache& l1 = bench.l1;
+  StubMemory& below = bench.below;
+  Requester& sm = bench.sm;
   const CycleClock& clock = l1.clock();  // 700 MHz: 1429 ps per cycle
 
   Run run("run", [&] {
@@ -90,11 +102,10 @@ TEST_CASE("L1 module: miss, MSHR merge, hit and write-evict with their times",
 
 TEST_CASE("L1 module: an error from below reaches the SM and frees the MSHR",
           "[memory][l1][module][bad-input]") {
-  L1Cache l1("l1");
-  StubMemory below("below", sc_time(10, SC_NS));
-  Requester sm("sm");
-  sm.socket.bind(l1.cpu_side);
-  l1.mem_side.bind(below.socket);
+  L1OnStub bench;
+  L1Cache& l1 = bench.l1;
+  StubMemory& below = bench.below;
+  Requester& sm = bench.sm;
   Run run("run", [&] {
     below.status = tlm::TLM_ADDRESS_ERROR_RESPONSE;
     CHECK(sm.request(MemKind::Load, MemSpace::Global, 0x2000, 128).status ==
@@ -112,11 +123,8 @@ TEST_CASE("L1 module: an error from below reaches the SM and frees the MSHR",
 
 TEST_CASE("L1 module: refuses payloads it cannot serve with the TLM status",
           "[memory][l1][module][bad-input]") {
-  L1Cache l1("l1");
-  StubMemory below("below", sc_time(10, SC_NS));
-  Requester sm("sm");
-  sm.socket.bind(l1.cpu_side);
-  l1.mem_side.bind(below.socket);
+  L1OnStub bench;
+  Requester& sm = bench.sm;
   Run run("run", [&] {
     check_refusals(sm, 0x4000, expect_status);
     // Write-backs come from caches, never from an SM.
@@ -132,11 +140,9 @@ TEST_CASE("L1 module: refuses payloads it cannot serve with the TLM status",
 
 TEST_CASE("constant cache: read-only, 64-byte lines, refuses stores",
           "[memory][l1][module][bad-input]") {
-  L1Cache l1c("l1c", CacheConfig::gtx480_constant());
-  StubMemory below("below", sc_time(10, SC_NS));
-  Requester sm("sm");
-  sm.socket.bind(l1c.cpu_side);
-  l1c.mem_side.bind(below.socket);
+  L1OnStub bench(CacheConfig::gtx480_constant());
+  StubMemory& below = bench.below;
+  Requester& sm = bench.sm;
   Run run("run", [&] {
     CHECK(sm.request(MemKind::Load, MemSpace::Constant, 0x40, 64).status == tlm::TLM_OK_RESPONSE);
     CHECK(below.lengths.back() == 64);
