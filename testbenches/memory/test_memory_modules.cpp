@@ -260,3 +260,14 @@ TEST_CASE("memory modules: inconsistent configurations name the fields",
   system.l2.mshr_entries = 0;
   CHECK_THROWS_WITH(MemorySystem("memory", system), Catch::Contains("l2.mshr_entries"));
 }
+
+TEST_CASE("interconnect: binding fewer slices than its ports stops elaboration",
+          "[memory][interconnect][module][bad-input]") {
+  Interconnect icnt("icnt");  // 12 slice ports
+  StubMemory slice("slice", sc_time(10, SC_NS));
+  Requester sm("sm");
+  sm.socket.bind(icnt.sm_side);
+  icnt.l2_side.bind(slice.socket);
+  CHECK_THROWS_WITH(sc_core::sc_start(), Catch::Contains("l2_side is bound to 1 slices") &&
+                                             Catch::Contains("slice_ports = 12"));
+}
