@@ -128,6 +128,12 @@ class SmPlatformImpl {
     return stats;
   }
 
+  const StatSet* block_statistics(const std::string& name) const {
+    for (const ReportingBlock* b : blocks_)
+      if (b->block_name() == name) return b->statistics();
+    return nullptr;
+  }
+
   nlohmann::json describe() const {
     nlohmann::json blocks = nlohmann::json::object();
     for (const ReportingBlock* b : blocks_) blocks[b->block_name()] = b->describe();
@@ -234,6 +240,10 @@ SmPlatform::~SmPlatform() = default;
 nlohmann::json SmPlatform::run() { return impl_->run(); }
 
 nlohmann::json SmPlatform::describe() const { return impl_->describe(); }
+
+const StatSet* SmPlatform::block_statistics(const std::string& block) const {
+  return impl_->block_statistics(block);
+}
 
 // The SM's parameters (sm_params.cpp) join the catalogue of every program with an SM.
 extern const ParamRegistrar kPlatformParams;
