@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <iomanip>
 #include <iostream>
+#include <optional>
 #include <sstream>
 #include <stdexcept>
 
@@ -13,8 +14,7 @@
 #include "stimuli/compiler/register_intervals.h"
 #include "stimuli/compiler/regmutex_sizing.h"
 #include "stimuli/compiler/release_flags.h"
-#include "stimuli/import/accelsim_trace.h"
-#include "stimuli/import/nvdisasm_dot.h"
+#include "stimuli/import/input_name.h"
 
 namespace warpreg::cli {
 
@@ -25,56 +25,35 @@ using nlohmann::ordered_json;
 constexpr uint32_t kDefaultThreadsPerCta = 256;
 constexpr uint32_t kDefaultRegsPerInterval = 16;
 
-bool ends_with(const std::string& text, const std::string& suffix) {
-  return text.size() > suffix.size() &&
-         text.compare(text.size() - suffix.size(), suffix.size(), suffix) == 0;
-}
-
 struct CompileInput {
-  std::vector<Kernel> kernels;
-  uint32_t threads_per_cta = kDefaultThreadsPerCta;
-  uint32_t shared_mem_per_cta = 0;
-  std::string launch_source;  ///< where threads_per_cta came from
+  std::vector<StaticKernelEntry> kernels;
+  std::optional<uint32_t> threads_per_cta;  ///< --threads-per-cta
 };
 
-CompileInput read_input(const std::string& path, const po::variables_map& vm,
+CompileInput read_input(const std::string& name, const po::variables_map& vm,
                         const Params& params) {
   CompileInput in;
-  if (ends_with(path, ".dot")) {
-    in.kernels = read_nvdisasm_dot_functions(path);
-    if (vm.count("function")) {
-      const std::string wanted = vm["function"].as<std::string>();
-      std::string names;
-      for (const Kernel& k : in.kernels) {
-        if (k.name == wanted) {
-          in.kernels = {k};
-          break;
-        }
-        names += (names.empty() ? "" : ", ") + k.name;
-      }
-      if (in.kernels.size() != 1 || in.kernels[0].name != wanted)
-        throw WorkloadError(path + ": no function '" + wanted + "'; functions: " + names);
-    }
-    in.launch_source = "--threads-per-cta";
-  } else if (is_accelsim_trace_name(path)) {
-    if (vm.count("function")) throw UsageError("--function applies to .dot files only");
-    AccelSimTraceWorkload trace(path, static_cast<uint64_t>(params.integer("sim.seed")));
-    in.kernels = {trace.static_kernel()};
-    in.threads_per_cta = trace.shape().threads_per_cta;
-    in.shared_mem_per_cta = trace.shape().shared_mem_per_cta;
-    in.launch_source = "the trace's -block dim";
-  } else {
-    throw UsageError(
-        "compile reads an nvdisasm CFG (FILE.dot) or an Accel-Sim trace "
-        "(FILE.traceg), not '" +
-        path + "'");
+  const std::optional<InputName> input = split_input_name(name);
+  constexpr const char* kReads =
+      "compile reads an nvdisasm CFG (FILE.dot), an Accel-Sim trace (FILE.traceg[.gz]), a "
+      "kernelslist.g or a cuobjdump listing";
+  if (!input) throw WorkloadError(name + ": no such file (" + kReads + ")");
+  std::string selector = input->selector;
+  if (vm.count("function")) {
+    if (!selector.empty())
+      throw UsageError("give the function either as FILE:" + selector + " or with --function");
+    selector = vm["function"].as<std::string>();
   }
+  const InputFormat format = detect_input_format(input->path);
+  if (format == InputFormat::Profile || format == InputFormat::WarpregTrace)
+    throw UsageError(std::string(kReads) + ", not '" + input->path + "'");
+  in.kernels =
+      read_static_kernels(input->path, selector, static_cast<uint64_t>(params.integer("sim.seed")));
   if (vm.count("threads-per-cta")) {
     in.threads_per_cta = vm["threads-per-cta"].as<uint32_t>();
-    if (in.threads_per_cta == 0 || in.threads_per_cta > 1024)
+    if (*in.threads_per_cta == 0 || *in.threads_per_cta > 1024)
       throw UsageError("--threads-per-cta must be 1..1024, got " +
-                       std::to_string(in.threads_per_cta));
-    in.launch_source = "--threads-per-cta";
+                       std::to_string(*in.threads_per_cta));
   }
   return in;
 }
@@ -112,11 +91,23 @@ ordered_json interval_report(const Kernel& kernel, uint32_t n) {
   return j;
 }
 
-ordered_json kernel_report(const Kernel& kernel, const CompileInput& in, const SmLimits& sm,
-                           const std::vector<uint32_t>& interval_sizes) {
+ordered_json kernel_report(const StaticKernelEntry& entry, const CompileInput& in,
+                           const SmLimits& sm, const std::vector<uint32_t>& interval_sizes) {
+  const Kernel& kernel = entry.kernel;
   const Liveness live = compute_liveness(kernel);
   const RegisterSet allocated = allocated_registers(kernel);
+  uint32_t threads_per_cta = kDefaultThreadsPerCta;
+  std::string launch_source = "the default for a file without a launch";
+  if (in.threads_per_cta) {
+    threads_per_cta = *in.threads_per_cta;
+    launch_source = "--threads-per-cta";
+  } else if (entry.threads_per_cta != 0) {
+    threads_per_cta = entry.threads_per_cta;
+    launch_source = "the trace's -block dim";
+  }
   ordered_json j = {{"kernel", kernel.name},
+                    {"selector", entry.selector},
+                    {"arch", kernel.arch},
                     {"blocks", kernel.blocks.size()},
                     {"instructions", kernel.instruction_count()},
                     {"edges", kernel.edge_count()},
@@ -124,6 +115,7 @@ ordered_json kernel_report(const Kernel& kernel, const CompileInput& in, const S
                     {"allocated_registers", allocated.count()},
                     {"allocated", format_register_set(allocated)},
                     {"max_live", live.max_live}};
+  if (entry.compiler_registers) j["compiler_registers"] = *entry.compiler_registers;
 
   ordered_json flags;
   try {
@@ -140,11 +132,11 @@ ordered_json kernel_report(const Kernel& kernel, const CompileInput& in, const S
   }
   j["release_flags"] = std::move(flags);
 
-  ordered_json regmutex = {{"threads_per_cta", in.threads_per_cta},
-                           {"threads_per_cta_from", in.launch_source}};
+  ordered_json regmutex = {{"threads_per_cta", threads_per_cta},
+                           {"threads_per_cta_from", launch_source}};
   try {
     const RegMutexSizing s =
-        choose_regmutex_sizing(kernel, in.threads_per_cta, sm, in.shared_mem_per_cta);
+        choose_regmutex_sizing(kernel, threads_per_cta, sm, entry.shared_mem_per_cta);
     regmutex["allocated_regs"] = s.allocated_regs;
     regmutex["bs"] = s.bs;
     regmutex["es"] = s.es;
@@ -170,7 +162,8 @@ std::string fixed(double value, int digits) {
 }
 
 void print_text(std::ostream& os, const ordered_json& k) {
-  os << "kernel " << k["kernel"].get<std::string>() << '\n'
+  const std::string selector = k["selector"].get<std::string>();
+  os << "kernel " << (selector.empty() ? k["kernel"].get<std::string>() : selector) << '\n'
      << "  " << k["blocks"] << " basic blocks, " << k["instructions"] << " instructions, "
      << k["edges"] << " edges\n"
      << "  registers: " << k["registers"] << " named, " << k["allocated_registers"]
@@ -208,18 +201,21 @@ void print_text(std::ostream& os, const ordered_json& k) {
 
 po::options_description compile_options() {
   po::options_description desc("Options of 'warpreg compile'", kHelpWidth, kHelpWidth / 2);
-  desc.add_options()("file", po::value<std::string>()->value_name("FILE"),
-                     "The kernel: an nvdisasm -cfg graph (FILE.dot) or an Accel-Sim trace "
-                     "(FILE.traceg, whose static CFG is rebuilt from the executed PCs). Also "
-                     "given as the bare argument.")(
+  desc.add_options()(
+      "file", po::value<std::string>()->value_name("FILE[:FUNCTION]"),
+      "The kernels: an nvdisasm -cfg graph (FILE.dot), an Accel-Sim trace (FILE.traceg[.gz], "
+      "whose static CFG is rebuilt from the executed PCs), a kernelslist.g (each launch's "
+      "trace) or a cuobjdump -sass listing (recognised by its content, every function of "
+      "every architecture). Also given as the bare argument; FILE:FUNCTION picks one function.")(
       "function", po::value<std::string>()->value_name("NAME"),
-      "Only this function of a .dot file. Default: every function in the file.")(
+      "Only this function: a .dot function name, or for a cuobjdump listing NAME, sm_NN (every "
+      "function of that architecture) or sm_NN:NAME. Default: every function in the file.")(
       "regs-per-interval,n", po::value<std::vector<uint32_t>>()->multitoken()->value_name("N"),
       "LTRF registers per register-interval; repeatable to compare sizes. Default: 16 (seed 004 "
       "§5: a 16-register working set per warp).")(
       "threads-per-cta", po::value<uint32_t>()->value_name("T"),
       "Threads per CTA for RegMutex's occupancy. Default: the trace's block size, 256 for a "
-      ".dot file (which carries no launch shape).")(
+      ".dot file or a cuobjdump listing (which carry no launch shape).")(
       "json", po::bool_switch(), "Print JSON (one array, one object per kernel). Default: text.");
   add_preset_option(desc);
   add_set_option(desc);
@@ -227,7 +223,9 @@ po::options_description compile_options() {
 }
 
 int compile_command(const po::variables_map& vm) {
-  if (!vm.count("file")) throw UsageError("compile needs a FILE.dot or FILE.traceg");
+  if (!vm.count("file"))
+    throw UsageError(
+        "compile needs a FILE: a .dot, a .traceg, a kernelslist.g or a cuobjdump listing");
   const Params params = load_params(vm);
   const SmLimits sm = SmConfig::from(params).limits;
   std::vector<uint32_t> sizes = {kDefaultRegsPerInterval};
@@ -239,7 +237,8 @@ int compile_command(const po::variables_map& vm) {
 
   const CompileInput in = read_input(vm["file"].as<std::string>(), vm, params);
   ordered_json all = ordered_json::array();
-  for (const Kernel& kernel : in.kernels) all.push_back(kernel_report(kernel, in, sm, sizes));
+  for (const StaticKernelEntry& entry : in.kernels)
+    all.push_back(kernel_report(entry, in, sm, sizes));
   if (vm["json"].as<bool>()) {
     std::cout << all.dump(2) << '\n';
   } else {

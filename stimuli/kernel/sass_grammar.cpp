@@ -517,6 +517,11 @@ class Parser {
         first.suffixes.size() != 1 || !is_sass_condition_test(first.suffixes[0]))
       return;
     // C2R R7, C2 and R2C C0, R13 name the register itself; only a tested one guards.
+    const bool always = first.suffixes[0] == "T" || first.suffixes[0] == "TR";
+    if (inst.guard.present && always) {  // @P0 NOP.S CC.T: the always-true test adds nothing
+      inst.operands.erase(inst.operands.begin());
+      return;
+    }
     if (inst.guard.present)
       throw SassSyntaxError(first.column, "a second guard on one instruction");
     inst.guard.present = true;
