@@ -111,13 +111,13 @@ void check_input_file(const std::string& path, const std::string& what, uint64_t
   std::error_code ec;
   const fs::file_status status = fs::status(path, ec);
   if (ec || status.type() == fs::file_type::not_found)
-    throw WorkloadError(path + ": cannot read " + what + ": " +
+    throw WorkloadError(path + ": cannot open " + what + ": " +
                         (ec ? ec.message() : std::string("no such file")));
   if (status.type() != fs::file_type::regular)
-    throw WorkloadError(path + ": cannot read " + what + ": " + file_kind(status.type()) +
+    throw WorkloadError(path + ": cannot open " + what + ": " + file_kind(status.type()) +
                         ", not a regular file");
   const uint64_t size = fs::file_size(path, ec);
-  if (ec) throw WorkloadError(path + ": cannot read " + what + ": " + ec.message());
+  if (ec) throw WorkloadError(path + ": cannot open " + what + ": " + ec.message());
   if (size > max_bytes)
     throw WorkloadError(path + ": " + what + " of " + std::to_string(size) +
                         " bytes is over the limit of " + byte_count(max_bytes));
