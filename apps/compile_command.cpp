@@ -2,11 +2,13 @@
 // nvdisasm .dot CFG or the CFG reconstructed from an Accel-Sim .traceg) and prints
 // what they found, per kernel function.
 #include <algorithm>
+#include <array>
 #include <iomanip>
 #include <iostream>
 #include <optional>
 #include <sstream>
 #include <stdexcept>
+#include <unordered_map>
 
 #include "apps/cli.h"
 #include "platforms/sm/sm_core.h"
@@ -14,6 +16,7 @@
 #include "stimuli/compiler/register_intervals.h"
 #include "stimuli/compiler/regmutex_sizing.h"
 #include "stimuli/compiler/release_flags.h"
+#include "stimuli/driver/kernel_workload.h"
 #include "stimuli/import/input_name.h"
 
 namespace warpreg::cli {
@@ -91,8 +94,122 @@ ordered_json interval_report(const Kernel& kernel, uint32_t n) {
   return j;
 }
 
+/// Share of each instruction class among `counts`.
+ordered_json mix(const std::array<uint64_t, kInstClassCount>& counts) {
+  uint64_t total = 0;
+  for (uint64_t c : counts) total += c;
+  ordered_json j = ordered_json::object();
+  for (unsigned c = 0; c < kInstClassCount; ++c)
+    j[std::string(to_string(static_cast<InstClass>(c)))] =
+        total == 0 ? 0.0 : static_cast<double>(counts[c]) / static_cast<double>(total);
+  return j;
+}
+
+/// The q-quantile of sorted values (nearest rank), 0 when empty.
+uint64_t quantile(const std::vector<uint64_t>& sorted, double q) {
+  if (sorted.empty()) return 0;
+  const auto rank = static_cast<size_t>(q * static_cast<double>(sorted.size() - 1) + 0.5);
+  return sorted[std::min(rank, sorted.size() - 1)];
+}
+
+/// What the profiles assume, measured on the kernel: the register count, the static and
+/// the dynamic share of allocated registers that are dead, live-range lengths, the
+/// instruction mix, loops, branches and barriers. The dynamic part executes every warp
+/// of one CTA with the kernel driver (dot.* model, sim.seed) as `warpreg run` would.
+ordered_json shape_report(const Kernel& kernel, const Liveness& live, uint32_t threads_per_cta,
+                          const Params& params) {
+  const double regs = std::max<uint32_t>(1, kernel.regs_used());
+  std::unordered_map<uint64_t, double> dead_at_pc;  // 1 - live/regs before the instruction
+  std::array<uint64_t, kInstClassCount> static_mix{};
+  double dead_sum = 0;
+  uint64_t barriers = 0, conditional = 0;
+  for (const BasicBlock& b : kernel.blocks) {
+    conditional += b.succ.size() >= 2;
+    for (size_t i = 0; i < b.insts.size(); ++i) {
+      const double dead = 1.0 - static_cast<double>(live.live_before[b.id][i].count()) / regs;
+      dead_at_pc[b.insts[i].pc] = dead;
+      dead_sum += dead;
+      ++static_mix[static_cast<unsigned>(b.insts[i].cls)];
+      barriers += b.insts[i].cls == InstClass::Barrier;
+    }
+  }
+  KernelShape shape;
+  shape.ctas = 1;
+  shape.threads_per_cta = threads_per_cta;
+  shape.regs_per_thread = static_cast<uint32_t>(regs);
+  KernelWorkload run(kernel, static_kernel_run_config(params, shape), "compile " + kernel.name);
+
+  std::vector<uint32_t> depth(kernel.blocks.size(), 0);
+  const size_t loops = run.loop_headers().size();
+  for (size_t l = 0; l < loops; ++l)
+    for (size_t b = 0; b < kernel.blocks.size(); ++b) depth[b] += run.loop_body(l)[b];
+  uint64_t barriers_in_loops = 0;
+  for (const BasicBlock& b : kernel.blocks)
+    for (const StaticInst& inst : b.insts)
+      barriers_in_loops += inst.cls == InstClass::Barrier && depth[b.id] > 0;
+
+  std::array<uint64_t, kInstClassCount> dynamic_mix{};
+  std::vector<uint64_t> ranges;  // dynamic instructions from a write to its last read
+  uint64_t dead_on_write = 0, dynamic = 0;
+  double dynamic_dead = 0;
+  for (uint32_t warp = 0; warp < shape.warps_per_cta(); ++warp) {
+    const WarpStream& stream = run.load_warp(0, 0, warp);
+    std::vector<int64_t> written(kMaxArchRegisters, -1), last_read(kMaxArchRegisters, -1);
+    auto close = [&](uint16_t r) {
+      if (written[r] < 0) return;
+      if (last_read[r] < written[r]) {
+        ++dead_on_write;
+      } else {
+        ranges.push_back(static_cast<uint64_t>(last_read[r] - written[r]));
+      }
+    };
+    for (size_t t = 0; t < stream.insts.size(); ++t) {
+      const WarpInst& inst = stream.insts[t];
+      ++dynamic_mix[static_cast<unsigned>(inst.cls)];
+      auto dead = dead_at_pc.find(inst.pc);
+      if (dead != dead_at_pc.end()) {
+        dynamic_dead += dead->second;
+        ++dynamic;
+      }
+      for (unsigned k = 0; k < inst.num_src; ++k)
+        if (inst.src[k] != kZeroRegister) last_read[inst.src[k]] = static_cast<int64_t>(t);
+      for (unsigned k = 0; k < inst.num_dst; ++k)
+        if (inst.dst[k] != kZeroRegister) {
+          close(inst.dst[k]);
+          written[inst.dst[k]] = static_cast<int64_t>(t);
+        }
+    }
+    for (uint16_t r = 0; r < kMaxArchRegisters; ++r) close(r);
+  }
+  std::sort(ranges.begin(), ranges.end());
+  double range_sum = 0;
+  for (uint64_t r : ranges) range_sum += static_cast<double>(r);
+  const uint64_t values = ranges.size() + dead_on_write;
+  const size_t insts = kernel.instruction_count();
+  return {
+      {"dead_fraction", insts == 0 ? 0.0 : dead_sum / static_cast<double>(insts)},
+      {"mix", mix(static_mix)},
+      {"loops", loops},
+      {"max_loop_depth", *std::max_element(depth.begin(), depth.end())},
+      {"conditional_branches", conditional},
+      {"barriers", barriers},
+      {"barriers_in_loops", barriers_in_loops},
+      {"dynamic",
+       {{"warps", shape.warps_per_cta()},
+        {"instructions", dynamic},
+        {"dead_fraction", dynamic == 0 ? 0.0 : dynamic_dead / static_cast<double>(dynamic)},
+        {"mix", mix(dynamic_mix)},
+        {"values", values},
+        {"dead_on_write", values == 0 ? 0.0 : static_cast<double>(dead_on_write) / values},
+        {"live_range_mean", ranges.empty() ? 0.0 : range_sum / static_cast<double>(ranges.size())},
+        {"live_range_median", quantile(ranges, 0.5)},
+        {"live_range_p90", quantile(ranges, 0.9)},
+        {"live_range_max", ranges.empty() ? 0 : ranges.back()}}}};
+}
+
 ordered_json kernel_report(const StaticKernelEntry& entry, const CompileInput& in,
-                           const SmLimits& sm, const std::vector<uint32_t>& interval_sizes) {
+                           const SmLimits& sm, const std::vector<uint32_t>& interval_sizes,
+                           const Params& params) {
   const Kernel& kernel = entry.kernel;
   const Liveness live = compute_liveness(kernel);
   const RegisterSet allocated = allocated_registers(kernel);
@@ -152,6 +269,7 @@ ordered_json kernel_report(const StaticKernelEntry& entry, const CompileInput& i
   ordered_json intervals = ordered_json::array();
   for (uint32_t n : interval_sizes) intervals.push_back(interval_report(kernel, n));
   j["register_intervals"] = std::move(intervals);
+  j["shape"] = shape_report(kernel, live, threads_per_cta, params);
   return j;
 }
 
@@ -238,7 +356,7 @@ int compile_command(const po::variables_map& vm) {
   const CompileInput in = read_input(vm["file"].as<std::string>(), vm, params);
   ordered_json all = ordered_json::array();
   for (const StaticKernelEntry& entry : in.kernels)
-    all.push_back(kernel_report(entry, in, sm, sizes));
+    all.push_back(kernel_report(entry, in, sm, sizes, params));
   if (vm["json"].as<bool>()) {
     std::cout << all.dump(2) << '\n';
   } else {

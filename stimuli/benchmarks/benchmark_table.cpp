@@ -1,5 +1,7 @@
 #include "stimuli/benchmarks/benchmark_table.h"
 
+#include <algorithm>
+#include <filesystem>
 #include <nlohmann/json.hpp>
 
 #include "stimuli/driver/workload.h"
@@ -40,7 +42,11 @@ std::string benchmark_table_path() {
   return std::string(WARPREG_SOURCE_DIR) + "/stimuli/benchmarks/benchmarks.json";
 }
 
-std::string shared_data_dir() { return std::string(WARPREG_SOURCE_DIR) + "/../shared/data"; }
+std::string shared_data_dir() {
+  return (std::filesystem::path(WARPREG_SOURCE_DIR) / ".." / "shared" / "data")
+      .lexically_normal()
+      .string();
+}
 
 std::vector<BenchmarkRow> read_benchmark_table(const std::string& path) {
   const std::string content = read_input(path, "benchmark table", input_limits::kMaxProfileBytes);
@@ -126,7 +132,10 @@ BenchmarkKernel benchmark_kernel(const std::string& name) {
     BenchmarkKernel out;
     out.ctas = row.ctas;
     out.threads_per_cta = row.threads_per_cta;
-    out.regs_per_thread = row.regs_per_thread;
+    // Only a paper's count widens the allocation; an assumed one says nothing real.
+    const auto regs_source = row.sources.find("regs_per_thread");
+    if (regs_source != row.sources.end() && regs_source->second.rfind("paper", 0) == 0)
+      out.regs_per_thread = row.regs_per_thread;
     if (row.kernels.empty()) {
       if (pick != 0) throw WorkloadError(name + ": row " + id + " has no real kernel");
       out.workload = "profile:" + row.profile;

@@ -44,7 +44,7 @@ struct BenchmarkKernel {
   std::string workload;
   uint32_t ctas = 0;             ///< 0: the cuobjdump.ctas parameter
   uint32_t threads_per_cta = 0;  ///< 0: the cuobjdump.threads_per_cta parameter
-  uint32_t regs_per_thread = 0;  ///< the paper's, 0 when not given
+  uint32_t regs_per_thread = 0;  ///< the paper's, 0 when the paper gives none
 };
 BenchmarkKernel benchmark_kernel(const std::string& name);
 

@@ -25,17 +25,9 @@ namespace {
 std::unique_ptr<Workload> run_static_kernel(Kernel kernel, KernelShape shape,
                                             const std::string& description, const Params& params,
                                             uint32_t regs_per_thread = 0) {
-  KernelRunConfig config;
-  config.seed = static_cast<uint64_t>(params.integer("sim.seed"));
-  config.shape = std::move(shape);
-  config.shape.name = kernel.name;
-  config.shape.regs_per_thread = std::max<uint32_t>({1, kernel.regs_used(), regs_per_thread});
-  config.default_trip_count = static_cast<uint32_t>(params.integer("dot.trip_count"));
-  config.trip_spread = params.real("dot.trip_spread");
-  config.divergence = params.real("dot.divergence");
-  config.taken = params.real("dot.taken");
-  config.early_exit = params.real("dot.early_exit");
-  config.max_insts_per_warp = static_cast<uint64_t>(params.integer("kernel.max_insts_per_warp"));
+  shape.name = kernel.name;
+  shape.regs_per_thread = std::max<uint32_t>({1, kernel.regs_used(), regs_per_thread});
+  KernelRunConfig config = static_kernel_run_config(params, std::move(shape));
   return std::make_unique<KernelWorkload>(std::move(kernel), std::move(config), description);
 }
 
@@ -96,23 +88,28 @@ std::unique_ptr<Workload> open_single_launch(const InputName& input, const Param
   return open_workload_as_given(app.launches.front().workload, params);
 }
 
+/// "real:ID[#K]": a row's real kernel with the paper's launch (benchmark_table.h), unless
+/// cuobjdump.ctas / cuobjdump.threads_per_cta are set; its profile when it has none.
+std::unique_ptr<Workload> open_benchmark(const std::string& name, const Params& params) {
+  const BenchmarkKernel bench = benchmark_kernel(name);
+  if (bench.workload.rfind("profile:", 0) == 0)
+    return open_workload_as_given(bench.workload.substr(8), params);
+  const std::optional<InputName> input = split_input_name(bench.workload);
+  if (!input) throw WorkloadError(name + ": its kernel " + bench.workload + " is missing");
+  std::vector<StaticKernelEntry> kernels = read_static_kernels(
+      input->path, input->selector, static_cast<uint64_t>(params.integer("sim.seed")));
+  KernelShape shape = launch(params, "cuobjdump");
+  if (bench.ctas != 0 && params.origin("cuobjdump.ctas") == "default") shape.ctas = bench.ctas;
+  if (bench.threads_per_cta != 0 && params.origin("cuobjdump.threads_per_cta") == "default")
+    shape.threads_per_cta = bench.threads_per_cta;
+  return run_static_kernel(std::move(kernels.front().kernel), shape,
+                           name + " (" + bench.workload + ")", params, bench.regs_per_thread);
+}
+
 std::unique_ptr<Workload> open_workload_as_given(const std::string& name, const Params& params) {
   if (name == "synthetic")
     return std::make_unique<SyntheticWorkload>(SyntheticConfig::from_params(params));
-  if (is_benchmark_name(name)) {
-    const BenchmarkKernel bench = benchmark_kernel(name);
-    if (bench.workload.rfind("profile:", 0) == 0)
-      return open_workload_as_given(bench.workload.substr(8), params);
-    const std::optional<InputName> input = split_input_name(bench.workload);
-    if (!input) throw WorkloadError(name + ": its kernel " + bench.workload + " is missing");
-    const CuobjdumpListing listing = read_cuobjdump(input->path);
-    const CuobjdumpFunction& f = select_cuobjdump_function(listing, input->selector);
-    KernelShape shape = launch(params, "cuobjdump");
-    if (bench.ctas != 0) shape.ctas = bench.ctas;
-    if (bench.threads_per_cta != 0) shape.threads_per_cta = bench.threads_per_cta;
-    return run_static_kernel(f.kernel, shape, name + " (" + bench.workload + ")", params,
-                             bench.regs_per_thread);
-  }
+  if (is_benchmark_name(name)) return open_benchmark(name, params);
   const std::optional<InputName> input = split_input_name(name);
   if (!input) {
     // A bare name is a shipped profile; anything else names a missing file.
