@@ -474,6 +474,7 @@ class Parser {
       const size_t digits = pos_;
       while (is_hex_digit(peek())) ++pos_;
       if (pos_ == digits) fail(start, "hex number without digits");
+      if (pos_ - digits > 16) fail(start, "hex number wider than 64 bits");
       return;
     }
     while (is_digit(peek())) ++pos_;

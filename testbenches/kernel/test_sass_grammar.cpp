@@ -141,6 +141,7 @@ TEST_CASE("sass grammar: an unknown form names its column", "[kernel][sass]") {
   CHECK(syntax_error("@P0 MOV R0, R1", SassDialect::Tesla).first == 0);
   CHECK(syntax_error("MOV R1, [R2+]").first == 12);
   CHECK(syntax_error("").first == 0);
+  CHECK(syntax_error("BRA 0x10000000000000000").second == "hex number wider than 64 bits");
 }
 
 TEST_CASE("sass decode: sm_1x registers as the register file sees them", "[kernel][sass]") {
