@@ -56,6 +56,29 @@ for path in inputs():
     for kernel in json.loads(out):
         rows.append((path, kernel))
 
+# ---- the benchmark table: rows with real kernels -----------------------------------------
+by_name = {}
+for path, k in rows:
+    by_name[f"{path.relative_to(data)}:{k['selector']}"] = k
+table = json.load(open(root / "stimuli" / "benchmarks" / "benchmarks.json"))["rows"]
+print("| row | paper's launch: CTAs × threads, registers | real kernels (the first runs as real:ROW) "
+      "| their registers |")
+print("|---|---|---|---|")
+for row in table:
+    if not row.get("kernels"):
+        continue
+    src = row["sources"]
+    mark = lambda f: "" if src.get(f, "").startswith("paper") else "*"
+    launch = (f"{row.get('ctas', '—')}{mark('ctas')} × {row.get('threads_per_cta', '—')}"
+              f"{mark('threads_per_cta')}, {row.get('regs_per_thread', '—')}"
+              f"{mark('regs_per_thread')}")
+    names = [k.split("/")[-1] if k.startswith("nvdisasm") else k.split("/")[2] + ":" +
+             k.rsplit(":", 1)[1] for k in row["kernels"]]
+    regs = [str(by_name[k]["registers"]) for k in row["kernels"]]
+    print(f"| `{row['id']}` | {launch} | {', '.join(f'`{short(n, 44)}`' for n in names)} | "
+          f"{', '.join(regs)} |")
+print("\n(* assumed, not from the paper; the source of each number is in the table)\n")
+
 # ---- the per-kernel table ---------------------------------------------------------------
 print("| source | kernel | arch | regs | max live | dead (static / dyn.) | static code | "
       "N=8 | N=16 | N=24 | \\|E_s\\| (warps) |")
