@@ -107,26 +107,22 @@ std::vector<StaticKernelEntry> read_static_kernels(const std::string& path,
     }
     case InputFormat::Cuobjdump: {
       const CuobjdumpListing listing = read_cuobjdump(path);
+      auto add = [&](const CuobjdumpFunction& f) {
+        StaticKernelEntry e;
+        e.kernel = f.kernel;
+        e.selector = cuobjdump_selector(f);
+        if (f.resources.known) e.compiler_registers = f.resources.registers;
+        out.push_back(std::move(e));
+      };
       const bool arch_only =
           selector.rfind("sm_", 0) == 0 && selector.find(':') == std::string::npos;
       if (!selector.empty() && !arch_only) {
-        const CuobjdumpFunction& f = select_cuobjdump_function(listing, selector);
-        StaticKernelEntry e;
-        e.kernel = f.kernel;
-        e.selector = cuobjdump_selector(f);
-        if (f.resources.known) e.compiler_registers = f.resources.registers;
-        out.push_back(std::move(e));
+        add(select_cuobjdump_function(listing, selector));
         return out;
       }
       if (arch_only) select_cuobjdump_function(listing, selector);  // names what exists
-      for (const CuobjdumpFunction& f : listing.functions) {
-        if (arch_only && f.arch != selector) continue;
-        StaticKernelEntry e;
-        e.kernel = f.kernel;
-        e.selector = cuobjdump_selector(f);
-        if (f.resources.known) e.compiler_registers = f.resources.registers;
-        out.push_back(std::move(e));
-      }
+      for (const CuobjdumpFunction& f : listing.functions)
+        if (!arch_only || f.arch == selector) add(f);
       return out;
     }
     case InputFormat::Profile:
