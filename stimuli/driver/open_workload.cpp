@@ -10,10 +10,7 @@
 #include "stimuli/driver/trace_workload.h"
 #include "stimuli/import/accelsim_trace.h"
 #include "stimuli/import/application.h"
-#include "stimuli/import/cuobjdump.h"
-#include "stimuli/import/input_file.h"
 #include "stimuli/import/input_name.h"
-#include "stimuli/import/nvdisasm_dot.h"
 
 namespace warpreg {
 
@@ -39,32 +36,17 @@ KernelShape launch(const Params& params, const char* prefix) {
   return shape;
 }
 
-/// "FILE.dot" or "FILE.dot:FUNCTION": an nvdisasm CFG run with the dot.* launch.
-std::unique_ptr<Workload> open_dot_kernel(const InputName& input, const Params& params) {
-  std::vector<Kernel> kernels = read_nvdisasm_dot_functions(input.path);
-  size_t pick = 0;
-  if (!input.selector.empty()) {
-    pick = kernels.size();
-    std::string names;
-    for (size_t i = 0; i < kernels.size(); ++i) {
-      if (kernels[i].name == input.selector) pick = i;
-      names += (i ? ", " : "") + kernels[i].name;
-    }
-    if (pick == kernels.size())
-      throw WorkloadError(input.path + ": no function '" + input.selector +
-                          "' (the file has: " + names + ")");
-  }
-  Kernel kernel = std::move(kernels[pick]);
-  const std::string description = "kernel " + input.path + ":" + kernel.name;
-  return run_static_kernel(std::move(kernel), launch(params, "dot"), description, params);
-}
-
-/// "FILE[:sm_NN][:FUNCTION]": a cuobjdump listing run with the cuobjdump.* launch.
-std::unique_ptr<Workload> open_cuobjdump_kernel(const InputName& input, const Params& params) {
-  const CuobjdumpListing listing = read_cuobjdump(input.path);
-  const CuobjdumpFunction& f = select_cuobjdump_function(listing, input.selector);
-  const std::string description = "kernel " + input.path + ":" + cuobjdump_selector(f);
-  return run_static_kernel(f.kernel, launch(params, "cuobjdump"), description, params);
+/// A kernel of an nvdisasm CFG ("FILE.dot[:FUNCTION]", the dot.* launch) or of a
+/// cuobjdump listing ("FILE[:sm_NN][:FUNCTION]", the cuobjdump.* launch): the one the
+/// selector names, or the file's first.
+std::unique_ptr<Workload> open_file_kernel(const InputName& input, const char* launch_prefix,
+                                           const Params& params) {
+  std::vector<StaticKernelEntry> kernels = read_static_kernels(
+      input.path, input.selector, static_cast<uint64_t>(params.integer("sim.seed")));
+  StaticKernelEntry& first = kernels.front();
+  const std::string description = "kernel " + input.path + ":" + first.selector;
+  return run_static_kernel(std::move(first.kernel), launch(params, launch_prefix), description,
+                           params);
 }
 
 void no_selector(const InputName& input, const char* what) {
@@ -125,9 +107,9 @@ std::unique_ptr<Workload> open_workload_as_given(const std::string& name, const 
   }
   switch (detect_input_format(input->path)) {
     case InputFormat::NvdisasmDot:
-      return open_dot_kernel(*input, params);
+      return open_file_kernel(*input, "dot", params);
     case InputFormat::Cuobjdump:
-      return open_cuobjdump_kernel(*input, params);
+      return open_file_kernel(*input, "cuobjdump", params);
     case InputFormat::AccelSimTrace:
       no_selector(*input, "an Accel-Sim trace");
       return open_accelsim_trace(input->path, params);
