@@ -37,7 +37,6 @@ RfvStage::RfvStage(sc_core::sc_module_name name, const DesignContext& context)
       clock_(context.clock),
       compiled_(compiled_for(params_, context)),
       table_("renaming_table", context, context.kernel.regs_per_thread, compiled_.plan.exempt),
-      flag_cache_("release_flag_cache", context),
       balance_(context.machine.limits.max_ctas),
       warps_(context.machine.limits.max_warps),
       storage_power_(context.storage_power),
@@ -45,6 +44,8 @@ RfvStage::RfvStage(sc_core::sc_module_name name, const DesignContext& context)
       regs_per_thread_(context.kernel.regs_per_thread),
       spill_latency_(context.machine.memory_latency),
       energy_(this->name(), context.clock.ns_per_cycle()) {
+  if (params_.mode == RfvMode::Compiler)
+    flag_cache_ = std::make_unique<ReleaseFlagCacheModule>("release_flag_cache", context);
   const double decode_pj = context.tech.value_for(this->name(), "flag_instruction_decode");
   pir_decodes_ = energy_.add_event(
       "pir_decodes", "pir metadata instructions fetched and decoded (flag-cache misses)",
@@ -194,8 +195,8 @@ IssueVerdict RfvStage::before_issue(uint32_t slot, uint32_t cta_slot, uint32_t i
       if (info->first_of_pir && !w.pir_done) {
         w.pir_done = true;
         const uint64_t pir_pc = compiled_.program.pir_pc(info->pir);
-        if (!flag_cache_.probe(pir_pc)) {
-          flag_cache_.fill(pir_pc, compiled_.program.pir_flags(info->pir));
+        if (!flag_cache_->probe(pir_pc)) {
+          flag_cache_->fill(pir_pc, compiled_.program.pir_flags(info->pir));
           ++stats_.pir_fetches;
           energy_.count(pir_decodes_);
           return IssueVerdict::Metadata;
@@ -472,7 +473,7 @@ nlohmann::json RfvStage::stats(uint64_t end_cycle) {
   stats_.breakdown_pj.set(
       {{"renaming_table", table_.energy_pj(end_cycle)},
        {"flag_instructions", energy_.event_pj(pir_decodes_) + energy_.event_pj(pbr_decodes_) +
-                                 flag_cache_.energy_pj(end_cycle)}});
+                                 (flag_cache_ ? flag_cache_->energy_pj(end_cycle) : 0.0)}});
   // Fig. 10: registers allocated with renaming (renamed ones mapped, plus the exempt
   // ones of resident warps) against the baseline's (every register of every resident warp).
   const double cycles = end_cycle ? double(end_cycle) : 1.0;
@@ -505,7 +506,8 @@ nlohmann::json RfvStage::describe() const {
             {"issue_hook", "pir / pbr, throttle, allocation and spill at issue"}}},
           {"latency_cycles", {{"subarray_wakeup", params_.wakeup_cycles.get()}}},
           {"parameters", params_.to_json()},
-          {"blocks", {table_.block_name(), flag_cache_.block_name()}},
+          {"blocks", flag_cache_ ? nlohmann::json{table_.block_name(), flag_cache_->block_name()}
+                                 : nlohmann::json{table_.block_name()}},
           {"energy", energy_.describe()}};
 }
 

@@ -2,7 +2,8 @@
 // GPU register file virtualization (seed 000) as one operand-path stage that is also
 // an issue hook, assembled from two blocks (its SystemC children):
 //   rfv.renaming_table      translates every register access (modules/rfv)
-//   rfv.release_flag_cache  supplies the compiler's pir flags at issue (modules/rfv)
+//   rfv.release_flag_cache  supplies the compiler's pir flags at issue (modules/rfv;
+//                           rfv.mode = compiler only)
 // The stage itself keeps what belongs to the design: pir/pbr handling, the register
 // balance throttle, spill and fill, and sub-array power gating (through the register
 // file's StoragePower; the stage keeps the wake-up latency). As a translation stage
@@ -149,7 +150,8 @@ class RfvStage : public OperandStage, public IssueHook, public ReportingBlock {
   nlohmann::json describe() const override;
 
   const RenamingTableModule& renaming_table() const { return table_; }
-  const ReleaseFlagCacheModule& release_flag_cache() const { return flag_cache_; }
+  /// The release flag cache; nullptr with hardware-only renaming (no pir to cache).
+  const ReleaseFlagCacheModule* release_flag_cache() const { return flag_cache_.get(); }
   const RfvProgram& program() const { return compiled_.program; }
 
  protected:
@@ -202,7 +204,7 @@ class RfvStage : public OperandStage, public IssueHook, public ReportingBlock {
   /// The compiler's renaming plan and release program for the kernel.
   RfvMetadata compiled_;
   RenamingTableModule table_;
-  ReleaseFlagCacheModule flag_cache_;
+  std::unique_ptr<ReleaseFlagCacheModule> flag_cache_;  ///< compiler mode only
   RegisterBalance balance_;
   std::vector<WarpState> warps_;
   StoragePower& storage_power_;

@@ -84,6 +84,7 @@ TEST_CASE("rfv: hardware-only renaming releases registers only at warp exit", "[
   const nlohmann::json& rfv = s["blocks"]["rfv"];
   CHECK(rfv["released_by_pir"] == 0);
   CHECK(rfv["released_at_exit"] == s["blocks"]["rfv.renaming_table"]["allocations"]);
+  CHECK_FALSE(s["blocks"].contains("rfv.release_flag_cache"));  // no pir, no flag cache
   CHECK(s["metadata_instructions"] == 0);
 }
 
