@@ -168,3 +168,20 @@ TEST_CASE("rfv: a writeback to a register a pbr released in flight goes nowhere"
   CHECK(s["integrity"]["mismatches"] == 0);
   CHECK(s["blocks"]["rfv"]["dead_writes"].get<uint64_t>() > 0);
 }
+
+TEST_CASE("rfv: describe lists the stage and its blocks as separate modules", "[rfv][platform]") {
+  const Params params = Params::load("rfv", {"profile.ctas=2"});
+  SmPlatform platform(params, open_workload("rfv-hotspot", params));
+  const nlohmann::json d = platform.describe();
+  CHECK(d["operand_path"] == nlohmann::json({"sm.collectors", "crossbar", "rfv", "regfile"}));
+  for (const char* block : {"rfv", "rfv.renaming_table", "rfv.release_flag_cache"}) {
+    INFO(block);
+    REQUIRE(d["blocks"].contains(block));
+    const nlohmann::json& b = d["blocks"][block];
+    CHECK(b["storage_bits"]["total"].get<uint64_t>() > 0);
+    CHECK(b.contains("ports"));
+    CHECK(b["energy"]["block"] == block);
+  }
+  CHECK(d["blocks"]["rfv.renaming_table"]["storage_bits"]["table"] == 8192);
+  CHECK(d["blocks"]["rfv.release_flag_cache"]["storage_bits"]["flags"] == 540);
+}
