@@ -13,6 +13,7 @@
 #include "common/param_set.h"
 #include "modules/interfaces/reporting_block.h"
 #include "modules/regfile/regfile_core.h"
+#include "modules/regfile/regfile_technology.h"
 #include "modules/regfile/storage_power_map.h"
 #include "power/energy.h"
 
@@ -73,11 +74,13 @@ class RegisterFileModule : public sc_core::sc_module, public ReportingBlock {
  public:
   tlm_utils::simple_target_socket<RegisterFileModule> socket;
 
-  /// Throws ConfigError when the parameters describe no valid register file.
+  /// Throws ConfigError when the parameters describe no valid register file. `technology`:
+  /// what a design states about the cells on top of rf.* (banks, latency, energy).
   RegisterFileModule(sc_core::sc_module_name name, const Params& params,
-                     const power::TechTable& tech, const CycleClock& clock);
+                     const power::TechTable& tech, const CycleClock& clock,
+                     const RegFileTechnology& technology = {});
 
-  static RegFileConfig config_from(const Params& params);
+  static RegFileConfig config_from(const Params& params, const RegFileTechnology& technology = {});
 
   RegFileCore& core() { return core_; }
   const RegFileCore& core() const { return core_; }
@@ -105,6 +108,7 @@ class RegisterFileModule : public sc_core::sc_module, public ReportingBlock {
   void note_activity(uint32_t bank, uint64_t cycle);
 
   CycleClock clock_;
+  RegFileTechnology technology_;
   RegFileCore core_;
   power::EnergyAccount energy_;
   power::EnergyAccount::EventId slice_reads_, slice_writes_, arbiter_requests_, conflicts_;
