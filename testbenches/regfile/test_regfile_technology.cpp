@@ -10,6 +10,7 @@
 #include "designs/design_registry.h"
 #include "modules/interfaces/rf_access.h"
 #include "modules/regfile/regfile_module.h"
+#include "testbenches/support/thread_driver.h"
 
 using namespace warpreg;
 using sc_core::sc_time;
@@ -59,14 +60,7 @@ TEST_CASE("register file technology: banks, latency and energy as the design sta
   CHECK(c.write_latency == 6);
 
   uint64_t cycles = 0;
-  struct Driver : sc_core::sc_module {
-    SC_HAS_PROCESS(Driver);
-    Driver(sc_core::sc_module_name n, std::function<void()> b) : sc_module(n), body(std::move(b)) {
-      SC_THREAD(run);
-    }
-    void run() { body(); }
-    std::function<void()> body;
-  } driver("driver", [&] {
+  warpreg::testing::ThreadDriver driver("driver", [&] {
     sc_time delay = sc_core::SC_ZERO_TIME;
     tlm::tlm_generic_payload& p = reader.read(5);
     reader.socket->b_transport(p, delay);
