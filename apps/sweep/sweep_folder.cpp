@@ -76,24 +76,17 @@ std::vector<std::string> split(const std::string& line, char sep) {
   return out;
 }
 
-// A number of stats.json by dotted name: a literal key or a path through objects.
-const json* find_number(const json& stats, const std::string& dotted) {
-  if (const auto it = stats.find(dotted); it != stats.end()) return &*it;
-  const json* node = &stats;
-  size_t start = 0;
-  while (start <= dotted.size()) {
-    const size_t dot = dotted.find('.', start);
-    const std::string key = dotted.substr(start, dot == std::string::npos ? dot : dot - start);
-    if (!node->is_object()) return nullptr;
-    const auto it = node->find(key);
-    if (it == node->end()) {
-      // The rest may be one literal key ("rf.reads" inside an object).
-      const auto rest = node->find(dotted.substr(start));
-      return rest == node->end() ? nullptr : &*rest;
-    }
-    node = &*it;
-    if (dot == std::string::npos) return node;
-    start = dot + 1;
+// A number of stats.json by dotted name: a literal key or a path through objects whose
+// keys may hold dots themselves (a block "ltrf.register_file_cache" beside a block
+// "ltrf"): the longest key that leads to the rest wins.
+const json* find_number(const json& node, const std::string& dotted) {
+  if (!node.is_object()) return nullptr;
+  if (const auto it = node.find(dotted); it != node.end()) return &*it;
+  for (size_t dot = dotted.rfind('.'); dot != std::string::npos && dot > 0;
+       dot = dotted.rfind('.', dot - 1)) {
+    const auto it = node.find(dotted.substr(0, dot));
+    if (it == node.end()) continue;
+    if (const json* found = find_number(*it, dotted.substr(dot + 1))) return found;
   }
   return nullptr;
 }
