@@ -6,6 +6,7 @@
 
 #include "platforms/sm/platform.h"
 #include "stimuli/driver/open_workload.h"
+#include "testbenches/support/cli_runner.h"
 
 using namespace warpreg;
 
@@ -110,4 +111,13 @@ TEST_CASE("ltrf platform: ltrf-strand runs clean with more prefetches than ltrf"
   const nlohmann::json& b = s["blocks"]["ltrf"];
   CHECK(b["hit_rate"] == 1.0);
   CHECK(b["instructions_per_prefetch"].get<double>() < 7.0);
+}
+
+TEST_CASE("ltrf platform: warpreg designs says ltrf states the register file's technology",
+          "[ltrf][platform]") {
+  const testing::Outcome o = testing::run_warpreg("designs --json");
+  INFO(o);
+  REQUIRE(o.status == 0);
+  for (const auto& d : nlohmann::json::parse(o.out))
+    CHECK(d["states_regfile_technology"] == (d["name"] == "ltrf"));
 }
