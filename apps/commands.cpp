@@ -305,6 +305,7 @@ int designs_command(const po::variables_map& vm) {
                    {"title", d->title},
                    {"paper", d->paper},
                    {"claims", d->claims},
+                   {"states_regfile_technology", static_cast<bool>(d->regfile_technology)},
                    {"parameters", names},
                    {"vectors", d->vectors}});
   }
@@ -319,6 +320,8 @@ int designs_command(const po::variables_map& vm) {
                       100);
     for (const auto& claim : d["claims"])
       std::cout << "      takes over the " << claim.get<std::string>() << "\n";
+    if (d["states_regfile_technology"].get<bool>())
+      std::cout << "      states the register file's technology (banks, latency, energy)\n";
   }
   return kExitOk;
 }

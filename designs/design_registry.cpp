@@ -84,4 +84,19 @@ std::vector<const DesignSpec*> DesignRegistry::resolve(
   return out;
 }
 
+RegFileTechnology regfile_technology_of(const std::vector<const DesignSpec*>& designs,
+                                        const Params& params) {
+  RegFileTechnology technology;
+  const DesignSpec* stated_by = nullptr;
+  for (const DesignSpec* d : designs) {
+    if (!d->regfile_technology) continue;
+    if (stated_by)
+      throw ConfigError("designs '" + stated_by->name + "' and '" + d->name +
+                        "' cannot be combined: both state the register file's technology");
+    technology = d->regfile_technology(params);
+    stated_by = d;
+  }
+  return technology;
+}
+
 }  // namespace warpreg

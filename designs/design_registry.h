@@ -13,6 +13,7 @@
 #include "common/params.h"
 #include "modules/interfaces/design_context.h"
 #include "modules/interfaces/operand_stage.h"
+#include "modules/regfile/regfile_technology.h"
 
 namespace warpreg {
 
@@ -76,6 +77,10 @@ struct DesignSpec {
   std::function<void(DesignAssembly&)> build;
   /// `warpreg vectors` generators of its blocks.
   std::vector<std::string> vectors;
+  /// For a design that puts the SM's register file behind another level of its own (LTRF's
+  /// main register file): the register file's technology from the parameters, which the
+  /// platform builds the register file with before elaborating any design. Empty: rf.*.
+  std::function<RegFileTechnology(const Params&)> regfile_technology{};
 };
 
 class DesignRegistry {
@@ -96,6 +101,11 @@ class DesignRegistry {
  private:
   std::vector<DesignSpec> designs_;
 };
+
+/// The register file's technology the designs state (the identity when none does). Throws
+/// ConfigError naming both when two designs state one.
+RegFileTechnology regfile_technology_of(const std::vector<const DesignSpec*>& designs,
+                                        const Params& params);
 
 /// Registers a design from a program's or test bench's own source file (at static
 /// initialisation): `static const DesignRegistrar toy{DesignSpec{...}};`

@@ -1,115 +1,54 @@
 #include "designs/ltrf/ltrf_stage.h"
 
 #include <algorithm>
-#include <cmath>
 #include <stdexcept>
 
 #include "common/errors.h"
-#include "common/params.h"
 #include "modules/interfaces/design_context.h"
-#include "modules/interfaces/rf_access.h"
-#include "modules/regfile/regfile_module.h"
-#include "power/tech_scaling.h"
 
 namespace warpreg {
 
-namespace {
+WARPREG_REGISTER_STATS(LtrfStats);
 
-LtrfMode mode_of(const std::string& text) {
-  if (text == "direct") return LtrfMode::Direct;
-  if (text == "rfc") return LtrfMode::Rfc;
-  if (text == "ltrf") return LtrfMode::Ltrf;
-  if (text == "ltrf-plus") return LtrfMode::LtrfPlus;
-  return LtrfMode::Off;
-}
-
-const RegisterSet kNoRegisters;
-
-}  // namespace
-
-LtrfConfig LtrfConfig::from(const Params& p, const DesignContext& context) {
+LtrfConfig LtrfConfig::from(const DesignContext& context) {
+  const Params& p = context.params;
+  const LtrfParams ltrf(&p);
+  const MainRfParams main(&p);
+  const RegisterFileCacheParams cache(&p);
+  const AddressAllocationParams allocation(&p);
   LtrfConfig c;
+  c.main_rf_config = main.config;
+  c.main_rf = main_rf_regfile_technology(main);
+  c.strands = ltrf.prefetch_unit == PrefetchUnit::Strand;
   LtrfCoreConfig& k = c.core;
-  k.mode = mode_of(p.text("ltrf.mode"));
-  if (k.mode == LtrfMode::Off) return c;
-  c.main_rf_config = static_cast<uint32_t>(p.integer("ltrf.main_rf_config"));
-  const MainRfTechnology& tech = main_rf_technology(c.main_rf_config);
-  const double scale = p.real("ltrf.main_rf_latency_scale");
-  c.latency_scale = scale > 0.0 ? scale : tech.latency;
-  const int64_t base = p.integer("ltrf.main_rf_base_latency");
-  c.base_latency = static_cast<uint32_t>(base > 0 ? base : p.integer("rf.read_latency"));
-  k.regs_per_interval = static_cast<uint32_t>(p.integer("ltrf.regs_per_interval"));
-  k.active_warps = static_cast<uint32_t>(p.integer("ltrf.active_warps"));
+  k.mode = ltrf.mode;
   k.max_warps = context.machine.limits.max_warps;
-  k.resident_warps = context.occupancy.warps();
   k.regs_per_warp = context.occupancy.regs_per_warp();
-  k.max_regs_per_thread = static_cast<uint32_t>(p.integer("ltrf.max_regs_per_thread"));
-  k.lookup_cycles = static_cast<uint32_t>(p.integer("ltrf.lookup_cycles"));
-  k.wcb_read_ports = static_cast<uint32_t>(p.integer("ltrf.wcb_read_ports"));
-  k.cache_latency = static_cast<uint32_t>(p.integer("ltrf.cache_latency"));
-  k.fill_cycles = static_cast<uint32_t>(p.integer("ltrf.fill_cycles"));
-  k.rfc_shared = p.text("ltrf.rfc_sharing") == "shared";
-  c.strands = p.text("ltrf.prefetch_unit") == "strand";
-  const int64_t miss = p.integer("ltrf.miss_cycles");
-  k.miss_cycles = static_cast<uint32_t>(miss > 0 ? miss : 2 * p.integer("mem.hit_latency"));
-  if (k.active_warps > k.max_warps)
-    throw ConfigError("ltrf.active_warps = " + std::to_string(k.active_warps) +
+  k.rfc_shared = ltrf.rfc_sharing == RfcSharing::Shared;
+  k.miss_cycles =
+      ltrf.miss_cycles > 0 ? ltrf.miss_cycles.get() : 2 * context.machine.load_hit_latency;
+  c.cache.banks = cache.regs_per_interval;
+  c.cache.entries_per_bank = cache.active_warps;
+  c.cache.latency = cache.cache_latency;
+  c.cache.fill_cycles = cache.fill_cycles;
+  c.allocation.max_warps = k.max_warps;
+  c.allocation.banks = c.cache.banks;
+  c.allocation.offsets = c.cache.entries_per_bank;
+  c.allocation.table_entries = allocation.max_regs_per_thread;
+  c.allocation.lookup_cycles = allocation.lookup_cycles;
+  c.allocation.read_ports = allocation.wcb_read_ports;
+  if (!c.caches()) return c;
+  if (c.cache.entries_per_bank > k.max_warps)
+    throw ConfigError("ltrf.active_warps = " + std::to_string(c.cache.entries_per_bank) +
                       " exceeds sm.max_warps = " + std::to_string(k.max_warps));
-  if (k.regs_per_warp > k.max_regs_per_thread)
+  if (k.regs_per_warp > c.allocation.table_entries)
     throw ConfigError("the kernel uses " + std::to_string(k.regs_per_warp) +
                       " registers per thread but ltrf.max_regs_per_thread = " +
-                      std::to_string(k.max_regs_per_thread));
-  // The main RF: sm.registers in rf.banks x (Table 2 bank multiplier) banks.
-  RegFileConfig main = RegisterFileModule::config_from(p);
-  const uint32_t registers = main.physical_registers();
-  main.banks *= tech.banks;
-  if (registers % main.banks != 0)
-    throw ConfigError("ltrf.main_rf_config = " + std::to_string(c.main_rf_config) + " has " +
-                      std::to_string(main.banks) + " banks, which do not split the " +
-                      std::to_string(registers) + " warp registers of sm.registers evenly");
-  main.entries_per_bank = registers / main.banks;
-  main.lane_slices = 1;
-  main.read_latency =
-      std::max<uint32_t>(1, static_cast<uint32_t>(std::lround(c.base_latency * c.latency_scale)));
-  main.write_latency = main.read_latency;
-  k.main = main;
-  try {
-    k.validate();
-  } catch (const std::invalid_argument& e) {
-    throw ConfigError(std::string("ltrf: ") + e.what());
-  }
+                      std::to_string(c.allocation.table_entries));
   return c;
 }
 
-// ---------------------------------------------------------------- program
-
-LtrfProgram::LtrfProgram(std::vector<RegisterSet> interval_sets,
-                         const std::vector<std::pair<uint64_t, uint32_t>>& pc_intervals)
-    : sets_(std::move(interval_sets)) {
-  for (const auto& [pc, interval] : pc_intervals) {
-    index_of_pc_[pc] = static_cast<uint32_t>(interval_.size());
-    interval_.push_back(interval);
-    dead_.emplace_back();
-    header_.push_back(false);
-  }
-}
-
-uint32_t LtrfProgram::interval_of(uint64_t pc) const {
-  const auto it = index_of_pc_.find(pc);
-  return it == index_of_pc_.end() ? kNoInterval : interval_[it->second];
-}
-
-bool LtrfProgram::starts_unit(uint64_t pc) const {
-  const auto it = index_of_pc_.find(pc);
-  return it != index_of_pc_.end() && header_[it->second];
-}
-
-const RegisterSet& LtrfProgram::dead_after(uint64_t pc) const {
-  const auto it = index_of_pc_.find(pc);
-  return it == index_of_pc_.end() ? kNoRegisters : dead_[it->second];
-}
-
-// ---------------------------------------------------------------- stage
+// ---------------------------------------------------------------- elaboration
 
 namespace {
 
@@ -140,58 +79,39 @@ LtrfStage::LtrfStage(sc_core::sc_module_name name, const LtrfConfig& config,
       config_(config),
       clock_(clock),
       program_(std::move(program)),
-      core_(config.core, program_.interval_sets()),
       asked_(config.core.max_warps),
-      energy_("ltrf", clock.ns_per_cycle()) {
-  declare_energy(tech);
+      phys_base_(config.core.max_warps),
+      cta_of_(config.core.max_warps, 0),
+      energy_(this->name(), clock.ns_per_cycle()) {
+  for (uint32_t s = 0; s < config_.core.max_warps; ++s)
+    phys_base_[s] = s * config_.core.regs_per_warp;
+  if (!config_.caches()) return;
+  try {
+    allocation_ = std::make_unique<AddressAllocationModule>("address_allocation_unit",
+                                                            config_.allocation, clock_);
+    cache_ = std::make_unique<RegisterFileCacheModule>("register_file_cache", config_.cache, tech,
+                                                       clock_);
+    MainRegisterFile& main = *this;
+    core_ = std::make_unique<LtrfCore>(config_.core, program_.interval_sets(), allocation_->core(),
+                                       cache_->core(), main);
+  } catch (const std::invalid_argument& e) {
+    throw ConfigError(std::string("ltrf: ") + e.what());
+  }
 }
 
-void LtrfStage::declare_energy(const power::TechTable& tech) {
-  const MainRfTechnology& t = main_rf_technology(config_.main_rf_config);
-  const LtrfCoreConfig& k = config_.core;
-  const double read_pj = power::scaled(tech, "rf_bank_read", "access_bytes", kWarpRegisterBytes);
-  const double write_pj = power::scaled(tech, "rf_bank_write", "access_bytes", kWarpRegisterBytes);
-  cache_reads_ = energy_.add_event(
-      "cache_reads", "register-file-cache bank reads (128 B; HP SRAM as configuration #1)",
-      read_pj);
-  cache_writes_ =
-      energy_.add_event("cache_writes", "register-file-cache bank writes (128 B)", write_pj);
-  main_reads_ = energy_.add_event(
-      "main_reads", "main register-file reads: 128 B bank access x Table 2 power multiplier",
-      read_pj * t.power);
-  main_writes_ = energy_.add_event(
-      "main_writes", "main register-file writes: 128 B bank access x Table 2 power multiplier",
-      write_pj * t.power);
-  wcb_lookups_ = energy_.add_event(
-      "wcb_lookups", "warp-control-block address-table lookups; no seed energy: counted only", 0.0);
-  transfers_ = energy_.add_event(
-      "crossbar_transfers",
-      "registers moved over the narrow main-RF/cache crossbar; no seed energy: counted only", 0.0);
-  // Leakage: cache banks of active_warps x 128 B in HP SRAM; the main RF's banks at
-  // the per-byte leakage of configuration #1 scaled by Table 2's power / capacity.
-  const double cache_mw = power::scaled(tech, "rf_bank_leakage", "bank_bytes",
-                                        double(k.active_warps) * kWarpRegisterBytes);
-  const double cache_states[power::kPowerStateCount] = {cache_mw, cache_mw, 0.0, 0.0};
-  if (k.mode != LtrfMode::Direct)
-    energy_.add_residency("cache_banks", "register-file-cache banks", k.regs_per_interval,
-                          power::PowerState::On, cache_states);
-  const double main_mw = power::scaled(tech, "rf_bank_leakage", "bank_bytes",
-                                       double(k.main.entries_per_bank) * kWarpRegisterBytes) *
-                         t.power / t.capacity;
-  const double main_states[power::kPowerStateCount] = {main_mw, main_mw, 0.0, 0.0};
-  energy_.add_residency("main_banks", "main register-file banks (Table 2 technology)", k.main.banks,
-                        power::PowerState::On, main_states);
-}
+// ---------------------------------------------------------------- issue stage
 
-IssueVerdict LtrfStage::before_issue(uint32_t slot, uint32_t /*cta_slot*/, uint32_t index,
+IssueVerdict LtrfStage::before_issue(uint32_t slot, uint32_t cta_slot, uint32_t index,
                                      const WarpInst& inst, uint64_t now) {
+  if (!core_) return IssueVerdict::Issue;
+  cta_of_[slot] = static_cast<uint16_t>(cta_slot);
   AskedPc& asked = asked_[slot];
   if (asked.pc != inst.pc) {
     asked.pc = inst.pc;
     asked.interval = program_.interval_of(inst.pc);
     asked.header = program_.strands() && program_.starts_unit(inst.pc);
   }
-  switch (core_.before_issue(slot, asked.interval, now, asked.header, index)) {
+  switch (core_->before_issue(slot, asked.interval, now, asked.header, index)) {
     case LtrfCore::Ask::Issue:
       return IssueVerdict::Issue;
     case LtrfCore::Ask::Prefetch:
@@ -204,31 +124,78 @@ IssueVerdict LtrfStage::before_issue(uint32_t slot, uint32_t /*cta_slot*/, uint3
 
 void LtrfStage::issued(uint32_t slot, uint32_t /*cta_slot*/, const WarpInst& inst, uint64_t now) {
   ++issued_instructions_;
-  core_.issued(slot, inst, program_.dead_after(inst.pc), now);
+  if (core_) core_->issued(slot, inst, program_.dead_after(inst.pc), now);
+}
+
+uint64_t LtrfStage::next_change(uint64_t now) const {
+  return core_ ? core_->next_change(now) : ~uint64_t(0);
+}
+
+std::string LtrfStage::wait_report() const { return core_ ? core_->wait_report() : std::string(); }
+
+// ---------------------------------------------------------------- operand path
+
+tlm::tlm_response_status LtrfStage::check(tlm::tlm_generic_payload& payload) const {
+  RfAccess* a = nullptr;
+  payload.get_extension(a);
+  if (a == nullptr) return tlm::TLM_GENERIC_ERROR_RESPONSE;
+  const bool data = a->kind == RfAccessKind::Read || a->kind == RfAccessKind::Write;
+  if (data &&
+      (payload.get_data_ptr() == nullptr || payload.get_data_length() != kWarpRegisterBytes))
+    return tlm::TLM_BURST_ERROR_RESPONSE;
+  if (!core_) return tlm::TLM_OK_RESPONSE;
+  const bool named = data || a->kind == RfAccessKind::Launch || a->kind == RfAccessKind::Retire;
+  if (named && a->warp_slot >= config_.core.max_warps) return tlm::TLM_ADDRESS_ERROR_RESPONSE;
+  if (data && a->arch_reg >= config_.core.regs_per_warp) return tlm::TLM_ADDRESS_ERROR_RESPONSE;
+  return tlm::TLM_OK_RESPONSE;
 }
 
 void LtrfStage::b_transport(tlm::tlm_generic_payload& payload, sc_core::sc_time& delay) {
+  const tlm::tlm_response_status status = check(payload);
+  if (status != tlm::TLM_OK_RESPONSE) {
+    payload.set_response_status(status);
+    return;
+  }
   RfAccess& a = rf_access_of(payload);
+  if (!core_) {
+    // Mode direct: the main register file serves everything.
+    if (a.kind == RfAccessKind::Read) {
+      ++direct_.read_misses;
+      ++direct_.main_reads;
+    } else if (a.kind == RfAccessKind::Write) {
+      ++direct_.main_writes;
+    }
+    initiator->b_transport(payload, delay);
+    return;
+  }
+  const uint64_t cycle = clock_.cycle_at(delay);
   switch (a.kind) {
-    case RfAccessKind::Read: {
-      const uint64_t ready = core_.read(a.warp_slot, a.arch_reg, a.operand_slot, a.active_mask,
-                                        clock_.cycle_at(delay), register_of(payload));
-      clock_.complete_at(delay, ready);
-      payload.set_response_status(tlm::TLM_OK_RESPONSE);
-      return;
-    }
+    case RfAccessKind::Read:
     case RfAccessKind::Write: {
-      const uint64_t ready = core_.write(a.warp_slot, a.arch_reg, a.active_mask,
-                                         register_of(payload), clock_.cycle_at(delay));
+      // A miss or an uncached result goes on as this very transaction (read/write below).
+      payload.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+      current_ = &payload;
+      const uint64_t ready =
+          a.kind == RfAccessKind::Read
+              ? core_->read(a.warp_slot, a.arch_reg, a.operand_slot, a.active_mask, cycle,
+                            register_of(payload))
+              : core_->write(a.warp_slot, a.arch_reg, a.active_mask, register_of(payload), cycle);
+      current_ = nullptr;
+      if (payload.get_response_status() == tlm::TLM_INCOMPLETE_RESPONSE)
+        payload.set_response_status(tlm::TLM_OK_RESPONSE);
       clock_.complete_at(delay, ready);
-      payload.set_response_status(tlm::TLM_OK_RESPONSE);
       return;
     }
+    case RfAccessKind::Wake:
+      pass_wake(payload, a, delay);
+      return;
     case RfAccessKind::Launch:
-      core_.launch(a.warp_slot, clock_.cycle_at(delay));
+      cta_of_[a.warp_slot] = a.cta_slot;
+      if (a.phys_reg != kNoPhysical) phys_base_[a.warp_slot] = a.phys_reg;
+      core_->launch(a.warp_slot, cycle);
       break;
     case RfAccessKind::Retire:
-      core_.retire(a.warp_slot, clock_.cycle_at(delay));
+      core_->retire(a.warp_slot, cycle);
       break;
     default:
       break;
@@ -236,102 +203,147 @@ void LtrfStage::b_transport(tlm::tlm_generic_payload& payload, sc_core::sc_time&
   initiator->b_transport(payload, delay);
 }
 
+void LtrfStage::pass_wake(tlm::tlm_generic_payload& payload, RfAccess& a, sc_core::sc_time& delay) {
+  // A destination the cache will take is not in the main register file: the Wake goes on
+  // without a register (as the SM sends one for an instruction without a destination), so
+  // a power controller behind wakes nothing and COMA still learns the collector's mask.
+  const uint32_t phys = a.phys_reg;
+  if (phys != kNoPhysical && a.warp_slot < config_.core.max_warps &&
+      a.arch_reg < config_.core.regs_per_warp && core_->takes_result(a.warp_slot, a.arch_reg))
+    a.phys_reg = kNoPhysical;
+  initiator->b_transport(payload, delay);
+  a.phys_reg = phys;
+}
+
+// ---------------------------------------------------------------- the main register file
+
+uint64_t LtrfStage::send(tlm::tlm_generic_payload& payload, uint64_t cycle) {
+  sc_core::sc_time delay;
+  clock_.complete_at(delay, cycle);
+  initiator->b_transport(payload, delay);
+  return clock_.cycle_at(delay);
+}
+
+void LtrfStage::own_access(RfAccessKind kind, WarpRegister* buffer, uint32_t slot, uint16_t reg,
+                           LaneMask lanes) {
+  own_.prepare(kind, buffer);
+  RfAccess& a = own_.access();
+  a.warp_slot = static_cast<uint16_t>(slot);
+  a.cta_slot = cta_of_[slot];
+  a.arch_reg = reg;
+  a.collector = kNoCollector;
+  a.operand_slot = 0;
+  a.active_mask = lanes;
+  a.phys_reg = phys_base_[slot] + reg;
+  a.regs_per_warp = 0;
+  a.pc = 0;
+}
+
+tlm::tlm_generic_payload& LtrfStage::collectors_access(const WarpRegister& buffer) const {
+  if (current_ == nullptr || &register_of(*current_) != &buffer)
+    throw std::logic_error("ltrf: the collector's own access outside its transaction");
+  return *current_;
+}
+
+uint64_t LtrfStage::send_own(uint64_t cycle, const char* what) {
+  tlm::tlm_generic_payload& p = own_.payload();
+  const uint64_t done = send(p, cycle);
+  if (p.is_response_error())
+    SC_REPORT_ERROR(
+        "warpreg/ltrf",
+        (std::string(what) + " the main register file failed: " + p.get_response_string()).c_str());
+  return done;
+}
+
+MainRegisterFile::Read LtrfStage::read(uint32_t slot, uint16_t reg, uint64_t cycle,
+                                       WarpRegister& out, MainAccess access) {
+  if (access == MainAccess::Operand) {
+    tlm::tlm_generic_payload& p = collectors_access(out);
+    return {send(p, cycle), rf_access_of(p).read_lanes};
+  }
+  own_access(RfAccessKind::Read, &out, slot, reg, kFullMask);
+  return {send_own(cycle, "fill from"), own_.access().read_lanes};
+}
+
+uint64_t LtrfStage::write(uint32_t slot, uint16_t reg, uint64_t cycle, const WarpRegister& value,
+                          LaneMask mask, MainAccess access) {
+  if (access == MainAccess::Result) return send(collectors_access(value), cycle);
+  // Stages behind may transform the buffer (a codec): write back a copy.
+  write_back_ = value;
+  own_access(RfAccessKind::Write, &write_back_, slot, reg, mask);
+  return send_own(cycle, "write-back to");
+}
+
 // ---------------------------------------------------------------- reports
 
 nlohmann::json LtrfStage::stats(uint64_t end_cycle) {
-  const LtrfCore::Counters& c = core_.counters();
-  if (!energy_counted_) {
-    energy_counted_ = true;
-    energy_.count(cache_reads_, c.cache_reads);
-    energy_.count(cache_writes_, c.cache_writes);
-    energy_.count(main_reads_, c.main_reads);
-    energy_.count(main_writes_, c.main_writes);
-    energy_.count(wcb_lookups_, c.wcb_lookups);
-    energy_.count(transfers_, c.crossbar_transfers);
-    energy_.finish(end_cycle);
-  }
-  nlohmann::json j = energy_.to_json();
-  j["storage_bits"] = describe()["storage_bits"]["total"];
-  j["mode"] = to_string(config_.core.mode);
-  j["main_rf_config"] = config_.main_rf_config;
-  j["main_rf_latency_cycles"] = config_.core.main.read_latency;
-  j["prefetches"] = c.prefetches;
-  j["activations"] = c.activations;
-  j["deactivations"] = c.deactivations;
-  j["miss_deactivations"] = c.miss_deactivations;
-  j["fetched"] = c.fetched;
-  j["allocated_dead"] = c.allocated_dead;
-  j["written_back"] = c.written_back;
-  j["dropped_dead"] = c.dropped_dead;
-  j["evicted"] = c.evicted;
-  j["read_hits"] = c.read_hits;
-  j["read_misses"] = c.read_misses;
+  energy_.finish(end_cycle);
+  const LtrfCore::Counters& c = core_ ? core_->counters() : direct_;
+  LtrfStats& s = stats_;
+  s.mode.set(to_string(config_.core.mode));
+  s.main_rf_config.set(config_.main_rf_config);
+  s.main_rf_latency_multiplier.set(config_.main_rf.latency_multiplier);
+  s.storage_bits.set(core_ ? core_->bit_vector_bits(config_.allocation.table_entries) : 0);
+  s.prefetches.set(c.prefetches);
+  s.activations.set(c.activations);
+  s.deactivations.set(c.deactivations);
+  s.miss_deactivations.set(c.miss_deactivations);
+  s.fetched.set(c.fetched);
+  s.allocated_dead.set(c.allocated_dead);
+  s.written_back.set(c.written_back);
+  s.dropped_dead.set(c.dropped_dead);
+  s.evicted.set(c.evicted);
+  s.read_hits.set(c.read_hits);
+  s.read_misses.set(c.read_misses);
   const uint64_t reads = c.read_hits + c.read_misses;
-  j["hit_rate"] = reads ? double(c.read_hits) / double(reads) : 0.0;
-  j["cache_reads"] = c.cache_reads;
-  j["cache_writes"] = c.cache_writes;
-  j["main_reads"] = c.main_reads;
-  j["main_writes"] = c.main_writes;
-  j["direct_writes"] = c.direct_writes;
-  j["unfetched_reads"] = c.unfetched_reads;
-  j["wcb_lookups"] = c.wcb_lookups;
-  j["wcb_port_stalls"] = c.wcb_port_stalls;
-  j["crossbar_transfers"] = c.crossbar_transfers;
+  s.hit_rate.set(reads ? double(c.read_hits) / double(reads) : 0.0);
+  s.main_reads.set(c.main_reads);
+  s.main_writes.set(c.main_writes);
+  s.direct_writes.set(c.direct_writes);
+  s.unfetched_reads.set(c.unfetched_reads);
   const uint64_t fills = c.prefetches + c.activations;
-  j["mean_prefetch_cycles"] = fills ? double(c.prefetch_wait_cycles) / double(fills) : 0.0;
-  j["max_prefetch_cycles"] = c.max_prefetch_cycles;
-  j["instructions_per_prefetch"] =
-      c.prefetches ? double(issued_instructions_) / double(c.prefetches) : 0.0;
-  j["intervals"] = program_.intervals();
-  j["mean_static_interval_length"] = program_.mean_static_length();
-  const RegFileCore::Counters& m = core_.main().counters();
-  j["main_conflicted_reads"] = m.conflicted_reads;
-  j["main_conflict_cycles"] = m.conflict_cycles;
+  s.mean_prefetch_cycles.set(fills ? double(c.prefetch_wait_cycles) / double(fills) : 0.0);
+  s.max_prefetch_cycles.set(c.max_prefetch_cycles);
+  s.instructions_per_prefetch.set(c.prefetches ? double(issued_instructions_) / double(c.prefetches)
+                                               : 0.0);
+  s.intervals.set(program_.intervals());
+  s.mean_static_interval_length.set(program_.mean_static_length());
+  nlohmann::json j = energy_.to_json();
+  s.write(j);
   return j;
 }
 
 nlohmann::json LtrfStage::describe() const {
-  const LtrfCoreConfig& k = config_.core;
   const MainRfTechnology& t = main_rf_technology(config_.main_rf_config);
-  const uint64_t main_bits = k.main.storage_bits();
-  const bool caches = k.mode != LtrfMode::Direct;
-  const uint64_t wcb = caches ? core_.wcb_storage_bits() : 0;
-  const uint64_t cache = caches ? core_.cache_storage_bits() : 0;
-  const uint64_t queues = caches ? core_.queue_storage_bits() : 0;
-  return {{"storage_bits",
-           {{"warp_control_blocks", wcb},
-            {"register_file_cache", cache},
-            {"allocation_queues", queues},
-            {"main_register_file", main_bits},
-            {"total", wcb + cache + queues + main_bits}}},
-          {"organisation",
-           {{"cache_banks", k.regs_per_interval},
-            {"cache_entries_per_bank", k.active_warps},
-            {"cache_bytes", cache / 8},
-            {"wcb_entry_bits", bits_for(k.regs_per_interval)},
-            {"warp_offset_bits", bits_for(k.active_warps)},
-            {"main_banks", k.main.banks},
-            {"main_entries_per_bank", k.main.entries_per_bank}}},
-          {"ports", {{"wcb_read", k.wcb_read_ports}, {"cache_bank", {{"read", 1}, {"write", 1}}}}},
-          {"latency_cycles",
-           {{"wcb_lookup", k.lookup_cycles},
-            {"cache", k.cache_latency},
-            {"main_rf", k.main.read_latency},
-            {"crossbar_transfer", k.fill_cycles}}},
-          {"parameters",
-           {{"mode", to_string(k.mode)},
-            {"main_rf_config", config_.main_rf_config},
-            {"main_rf_technology", t.cell},
-            {"main_rf_network", t.network},
-            {"capacity_multiplier", t.capacity},
-            {"power_multiplier", t.power},
-            {"latency_multiplier", config_.latency_scale},
-            {"regs_per_interval", k.regs_per_interval},
-            {"active_warps", k.active_warps},
-            {"rfc_sharing", k.rfc_shared ? "shared" : "pool"},
-            {"prefetch_unit", config_.strands ? "strand" : "interval"},
-            {"max_regs_per_thread", k.max_regs_per_thread}}},
-          {"energy", energy_.describe()}};
+  const uint64_t vectors = core_ ? core_->bit_vector_bits(config_.allocation.table_entries) : 0;
+  return {
+      {"storage_bits", {{"warp_control_block_bit_vectors", vectors}, {"total", vectors}}},
+      {"organisation",
+       {{"mode", to_string(config_.core.mode)},
+        {"active_warps", config_.caches() ? config_.cache.entries_per_bank : 0},
+        {"registers_per_interval", config_.caches() ? config_.cache.banks : 0},
+        {"prefetch_unit", config_.strands ? "strand" : "interval"},
+        {"rfc_sharing", config_.core.rfc_shared ? "shared" : "pool"},
+        {"load_miss_threshold_cycles", config_.core.miss_cycles},
+        {"children", config_.caches() ? nlohmann::json{allocation_->name(), cache_->name()}
+                                      : nlohmann::json::array()}}},
+      {"main_register_file",
+       {{"block", "regfile (the SM's register file, built with this technology)"},
+        {"main_rf_config", config_.main_rf_config},
+        {"technology", t.cell},
+        {"network", t.network},
+        {"capacity_multiplier", t.capacity},
+        {"power_multiplier", t.power},
+        {"bank_multiplier", config_.main_rf.bank_multiplier},
+        {"latency_multiplier", config_.main_rf.latency_multiplier},
+        {"access_energy_multiplier", config_.main_rf.access_energy_multiplier},
+        {"leakage_multiplier", config_.main_rf.leakage_multiplier}}},
+      {"ports",
+       {{"target", "operand path from the collectors"},
+        {"initiator", "misses, uncached results, fills and write-backs to the main register file"},
+        {"issue_hook", "active pool and PREFETCH"}}},
+      {"latency_cycles", nlohmann::json::object()},
+      {"energy", energy_.describe()}};
 }
 
 }  // namespace warpreg

@@ -22,7 +22,8 @@ class Params;
 /// The SM facts a design may depend on (not its pipeline).
 struct MachineShape {
   SmLimits limits;
-  uint32_t memory_latency = 400;  ///< cycles of a load that misses: spill and fill traffic
+  uint32_t memory_latency = 400;   ///< cycles of a load that misses: spill and fill traffic
+  uint32_t load_hit_latency = 28;  ///< cycles of a load that hits the L1 data cache
 };
 
 struct DesignContext {

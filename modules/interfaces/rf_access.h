@@ -24,6 +24,10 @@ enum class RfAccessKind : uint8_t {
 std::string_view to_string(RfAccessKind kind);
 
 constexpr uint32_t kNoPhysical = 0xffffffffu;
+/// The collector of an access no operand collector makes: a register-file cache's fill
+/// of, or write-back to, the register file behind it. Stages that act per collector unit
+/// (COMA's active-mask table) pass it on unchanged.
+constexpr uint16_t kNoCollector = 0xffff;
 
 class RfAccess : public tlm::tlm_extension<RfAccess> {
  public:
@@ -31,7 +35,7 @@ class RfAccess : public tlm::tlm_extension<RfAccess> {
   uint16_t warp_slot = 0;    ///< hardware warp slot in the SM (0 .. max_warps-1)
   uint16_t cta_slot = 0;     ///< hardware CTA slot in the SM
   uint16_t arch_reg = 0;     ///< architected register id
-  uint16_t collector = 0;    ///< operand collector unit id
+  uint16_t collector = 0;    ///< operand collector unit id, or kNoCollector
   uint8_t operand_slot = 0;  ///< source operand index within the instruction (reads)
   LaneMask active_mask = kFullMask;
   /// Lanes whose storage a Read touches: only the lane slices holding them are read

@@ -7,8 +7,6 @@ namespace warpreg {
 
 const char* to_string(LtrfMode mode) {
   switch (mode) {
-    case LtrfMode::Off:
-      return "off";
     case LtrfMode::Direct:
       return "direct";
     case LtrfMode::Rfc:
@@ -22,39 +20,49 @@ const char* to_string(LtrfMode mode) {
 }
 
 void LtrfCoreConfig::validate() const {
-  if (regs_per_interval == 0 || regs_per_interval > 256)
-    throw std::invalid_argument("regs_per_interval must be 1..256");
-  if (active_warps == 0 || active_warps > 255)
-    throw std::invalid_argument("active_warps must be 1..255");
-  if (resident_warps > max_warps) throw std::invalid_argument("resident_warps exceeds max_warps");
-  if (regs_per_warp > max_regs_per_thread)
-    throw std::invalid_argument("regs_per_warp exceeds max_regs_per_thread");
-  if (max_regs_per_thread > 256) throw std::invalid_argument("max_regs_per_thread must be <= 256");
-  if (wcb_read_ports == 0) throw std::invalid_argument("wcb_read_ports must be at least 1");
-  if (fill_cycles == 0) throw std::invalid_argument("fill_cycles must be at least 1");
-  if (uint64_t{resident_warps} * regs_per_warp > main.physical_registers())
-    throw std::invalid_argument("the main register file holds fewer registers than the warps name");
+  if (mode == LtrfMode::Direct) throw std::invalid_argument("mode direct has no cache to control");
+  if (regs_per_warp > 256) throw std::invalid_argument("regs_per_warp must be <= 256");
 }
 
-LtrfCore::LtrfCore(const LtrfCoreConfig& config, std::vector<RegisterSet> interval_sets)
+LtrfCore::LtrfCore(const LtrfCoreConfig& config, std::vector<RegisterSet> interval_sets,
+                   AddressAllocationCore& allocation, RegisterFileCacheCore& cache,
+                   MainRegisterFile& main)
     : config_(config),
       sets_(std::move(interval_sets)),
-      main_(config.main),
-      warps_(config.max_warps),
-      offsets_(config.active_warps),
-      entries_(size_t(config.active_warps) * config.regs_per_interval),
-      cache_read_free_(config.regs_per_interval, 0),
-      cache_write_free_(config.regs_per_interval, 0),
-      fill_free_(config.regs_per_interval, 0) {
+      allocation_(allocation),
+      cache_(cache),
+      main_(main),
+      warps_(config.max_warps) {
   config_.validate();
+  if (allocation_.config().max_warps < config_.max_warps)
+    throw std::invalid_argument("the address allocation unit has fewer WCBs than warp slots");
+  if (allocation_.config().banks != cache_.config().banks ||
+      allocation_.config().offsets != cache_.config().entries_per_bank)
+    throw std::invalid_argument(
+        "the address allocation unit's banks and offsets differ from the cache's organisation");
+  if (config_.regs_per_warp > allocation_.config().table_entries)
+    throw std::invalid_argument("regs_per_warp exceeds the address table's entries");
   for (const RegisterSet& s : sets_)
-    if (s.count() > config_.regs_per_interval)
+    if (s.count() > cache_.config().banks)
       throw std::invalid_argument("a register-interval's working set exceeds regs_per_interval");
-  for (Warp& w : warps_) w.banks = AddressAllocationUnit(config_.regs_per_interval);
   if (shared()) {
-    shared_slots_ = AddressAllocationUnit(static_cast<uint32_t>(entries_.size()));
+    shared_slots_ = AddressAllocationUnit(cache_.config().entries());
     shared_index_.assign(size_t(config_.max_warps) * 256, kNoEntry);
   }
+}
+
+// ---------------------------------------------------------------- main RF
+
+MainRegisterFile::Read LtrfCore::main_read(uint32_t slot, uint16_t reg, uint64_t cycle,
+                                           WarpRegister& out, MainAccess access) {
+  ++counters_.main_reads;
+  return main_.read(slot, reg, cycle, out, access);
+}
+
+uint64_t LtrfCore::main_write(uint32_t slot, uint16_t reg, uint64_t cycle,
+                              const WarpRegister& value, LaneMask mask, MainAccess access) {
+  ++counters_.main_writes;
+  return main_.write(slot, reg, cycle, value, mask, access);
 }
 
 // ---------------------------------------------------------------- shared RFC
@@ -64,22 +72,18 @@ uint64_t LtrfCore::shared_read(uint32_t slot, uint16_t reg, LaneMask lanes, uint
   const uint16_t idx = shared_index_[size_t(slot) * 256 + reg];
   if (idx == kNoEntry) {
     ++counters_.read_misses;
-    return main_read(slot, reg, t, out);
+    return main_read(slot, reg, t, out, MainAccess::Operand).ready;
   }
-  const Entry& e = entries_[idx];
+  const CacheEntry& e = cache_.entry(idx);
   if ((lanes & ~e.valid_lanes) != 0) {
     ++counters_.read_misses;
-    const uint64_t ready = main_read(slot, reg, t, out);
+    const uint64_t ready = main_read(slot, reg, t, out, MainAccess::Operand).ready;
     out.merge(e.value, e.valid_lanes);
     return ready;
   }
-  const uint32_t bank = idx % config_.regs_per_interval;
-  const uint64_t grant = std::max(t, cache_read_free_[bank]);
-  cache_read_free_[bank] = grant + 1;
   out = e.value;
-  ++counters_.cache_reads;
   ++counters_.read_hits;
-  return grant + config_.cache_latency;
+  return cache_.read(cache_.bank_of(idx), t);
 }
 
 uint64_t LtrfCore::shared_write(uint32_t slot, uint16_t reg, LaneMask mask,
@@ -90,110 +94,87 @@ uint64_t LtrfCore::shared_write(uint32_t slot, uint16_t reg, LaneMask mask,
     if (free == AddressAllocationUnit::kNone) {
       // FIFO victim, whichever warp it belongs to: warps displace each other (§2.3).
       const uint32_t victim = shared_slots_.oldest_occupied();
-      Entry& v = entries_[victim];
+      CacheEntry& v = cache_.entry(victim);
       if (v.dirty) {
-        main_write(v.warp, v.reg, cycle + config_.cache_latency, v.value, v.valid_lanes);
+        main_write(v.warp, v.reg, cycle + cache_.config().latency, v.value, v.valid_lanes,
+                   MainAccess::WriteBack);
         ++counters_.written_back;
       }
       shared_index_[size_t(v.warp) * 256 + v.reg] = kNoEntry;
-      v = Entry{};
+      v = CacheEntry{};
       shared_slots_.deallocate(victim);
       ++counters_.evicted;
       free = shared_slots_.allocate();
     }
     idx = static_cast<uint16_t>(free);
-    entries_[idx] = Entry{};
-    entries_[idx].reg = reg;
-    entries_[idx].warp = static_cast<uint16_t>(slot);
+    CacheEntry& fresh = cache_.entry(idx);
+    fresh = CacheEntry{};
+    fresh.reg = reg;
+    fresh.warp = static_cast<uint16_t>(slot);
   }
-  Entry& e = entries_[idx];
+  CacheEntry& e = cache_.entry(idx);
   e.value.merge(value, mask);
   e.valid_lanes |= mask;
   e.dirty = true;
-  const uint32_t bank = idx % config_.regs_per_interval;
-  const uint64_t grant = std::max(cycle, cache_write_free_[bank]);
-  cache_write_free_[bank] = grant + 1;
-  ++counters_.cache_writes;
-  return grant + config_.cache_latency;
+  return cache_.write(cache_.bank_of(idx), cycle);
 }
 
 void LtrfCore::shared_drop(uint32_t slot) {
   for (uint32_t r = 0; r < 256; ++r) {
     uint16_t& idx = shared_index_[size_t(slot) * 256 + r];
     if (idx == kNoEntry) continue;
-    entries_[idx] = Entry{};
+    cache_.entry(idx) = CacheEntry{};
     shared_slots_.deallocate(idx);
     idx = kNoEntry;
   }
-}
-
-// ---------------------------------------------------------------- main RF and crossbar
-
-uint64_t LtrfCore::main_read(uint32_t slot, uint16_t reg, uint64_t cycle, WarpRegister& out) {
-  ++counters_.main_reads;
-  return main_.read(phys(slot, reg), main_bank(slot, reg), cycle, out).ready_cycle;
-}
-
-uint64_t LtrfCore::main_write(uint32_t slot, uint16_t reg, uint64_t cycle,
-                              const WarpRegister& value, LaneMask mask) {
-  ++counters_.main_writes;
-  return main_.write(phys(slot, reg), main_bank(slot, reg), cycle, value, mask).ready_cycle;
-}
-
-uint64_t LtrfCore::transfer(uint32_t cache_bank, uint64_t cycle) {
-  // The crossbar between the main RF and the cache is 4x narrower than the baseline's:
-  // a register takes fill_cycles on the link of its cache bank (seed 004 §4.2).
-  const uint64_t start = std::max(cycle, fill_free_[cache_bank]);
-  fill_free_[cache_bank] = start + config_.fill_cycles;
-  ++counters_.crossbar_transfers;
-  return start + config_.fill_cycles;
 }
 
 // ---------------------------------------------------------------- cache management
 
 void LtrfCore::evict(uint32_t slot, uint16_t reg, uint64_t cycle, bool write_back) {
   Warp& w = warps_[slot];
-  Entry& e = entry(w, reg);
+  CacheEntry& e = entry(slot, reg);
   if (write_back && e.valid_lanes != 0) {
     // Read out of the cache bank, then (LTRF) over the narrow link into the main RF;
     // the RFC writes back over the SM's full-width path.
-    const uint64_t read_out = cycle + config_.cache_latency;
-    const uint64_t arrives = prefetching() ? transfer(w.wcb.bank[reg], read_out) : read_out;
-    main_write(slot, reg, arrives, e.value, e.valid_lanes);
+    const uint64_t read_out = cycle + cache_.config().latency;
+    const uint64_t arrives =
+        prefetching() ? cache_.transfer(allocation_.bank(slot, reg), read_out) : read_out;
+    main_write(slot, reg, arrives, e.value, e.valid_lanes, MainAccess::WriteBack);
     ++counters_.written_back;
   } else if (e.dirty) {
     ++counters_.dropped_dead;
   }
-  e = Entry{};
-  w.banks.deallocate(w.wcb.bank[reg]);
+  e = CacheEntry{};
+  allocation_.release_bank(slot, reg);
   w.wcb.cached.reset(reg);
   ++counters_.evicted;
 }
 
 void LtrfCore::fetch_working_set(uint32_t slot, uint64_t cycle) {
   Warp& w = warps_[slot];
-  const uint64_t start = cycle + config_.lookup_cycles;
+  const uint64_t start = cycle + allocation_.config().lookup_cycles;
   uint64_t resident = cycle + 1;
   const RegisterSet missing = w.wcb.working_set & ~w.wcb.cached;
   for (uint32_t r = 0; r < config_.regs_per_warp; ++r) {
     if (!missing.test(r)) continue;
     const uint16_t reg = static_cast<uint16_t>(r);
-    const uint32_t bank = w.banks.allocate();
-    if (bank == AddressAllocationUnit::kNone)
+    const uint32_t bank = allocation_.allocate_bank(slot, reg);
+    if (bank == AddressAllocationCore::kNone)
       throw std::logic_error("ltrf: a working set does not fit the warp's cache banks");
-    w.wcb.bank[reg] = static_cast<uint8_t>(bank);
     w.wcb.cached.set(reg);
-    Entry& e = entry(w, reg);
-    e = Entry{};
+    CacheEntry& e = entry(slot, reg);
+    e = CacheEntry{};
     e.reg = reg;
+    e.warp = static_cast<uint16_t>(slot);
     // LTRF+ only allocates a dead register: its first access is a write (§3.2).
     if (config_.mode == LtrfMode::LtrfPlus && !w.wcb.live.test(reg)) {
       ++counters_.allocated_dead;
       continue;
     }
-    const uint64_t at_crossbar = main_read(slot, reg, start, e.value);
-    const uint64_t done = transfer(bank, at_crossbar);
-    e.valid_lanes = kFullMask;
+    const MainRegisterFile::Read fill = main_read(slot, reg, start, e.value, MainAccess::Fill);
+    const uint64_t done = cache_.transfer(bank, fill.ready);
+    e.valid_lanes = fill.lanes;
     ++counters_.fetched;
     resident = std::max(resident, done);
   }
@@ -204,8 +185,7 @@ void LtrfCore::fetch_working_set(uint32_t slot, uint64_t cycle) {
 
 void LtrfCore::activate(uint32_t slot, uint32_t interval, uint64_t cycle) {
   Warp& w = warps_[slot];
-  w.wcb.offset = offsets_.allocate();
-  if (w.wcb.offset == AddressAllocationUnit::kNone)
+  if (allocation_.allocate_offset(slot) == AddressAllocationCore::kNone)
     throw std::logic_error("ltrf: activated a warp with no free warp-offset slot");
   w.status = Status::Active;
   ++counters_.activations;
@@ -227,7 +207,7 @@ void LtrfCore::deactivate(uint32_t slot, uint64_t cycle, bool write_back) {
   for (uint32_t r = 0; r < config_.regs_per_warp; ++r) {
     if (!w.wcb.cached.test(r)) continue;
     const uint16_t reg = static_cast<uint16_t>(r);
-    const Entry& e = entry(w, reg);
+    const CacheEntry& e = entry(slot, reg);
     // LTRF writes back the whole working set, LTRF+ its live registers (§3.2); the
     // RFC its dirty entries.
     bool wb = write_back;
@@ -235,15 +215,14 @@ void LtrfCore::deactivate(uint32_t slot, uint64_t cycle, bool write_back) {
     if (config_.mode == LtrfMode::Rfc) wb = wb && e.dirty;
     evict(slot, reg, cycle, wb);
   }
-  offsets_.deallocate(w.wcb.offset);
-  w.wcb.offset = AddressAllocationUnit::kNone;
+  allocation_.release_offset(slot);
   w.status = Status::Inactive;
   ++counters_.deactivations;
   activate_next(cycle);
 }
 
 void LtrfCore::activate_next(uint64_t cycle) {
-  while (!queue_.empty() && offsets_.free_slots() > 0) {
+  while (!queue_.empty() && allocation_.free_offsets() > 0) {
     const uint32_t slot = queue_.front();
     queue_.pop_front();
     activate(slot, warps_[slot].pending_interval, cycle);
@@ -251,12 +230,13 @@ void LtrfCore::activate_next(uint64_t cycle) {
 }
 
 void LtrfCore::replace_missed(uint64_t cycle) {
-  if (queue_.empty() || offsets_.free_slots() != 0) return;
+  if (queue_.empty() || allocation_.free_offsets() != 0) return;
   // Loads turn into misses only as cycles pass: with every slot taken, one look per
   // cycle is enough.
   if (cycle == replace_checked_) return;
   replace_checked_ = cycle;
-  for (uint32_t s = 0; s < warps_.size() && !queue_.empty() && offsets_.free_slots() == 0; ++s) {
+  for (uint32_t s = 0; s < warps_.size() && !queue_.empty() && allocation_.free_offsets() == 0;
+       ++s) {
     const Warp& w = warps_[s];
     if (w.status != Status::Active || w.load_since == ~uint64_t(0) ||
         w.load_since + config_.miss_cycles > cycle)
@@ -270,7 +250,7 @@ void LtrfCore::replace_missed(uint64_t cycle) {
 
 LtrfCore::Ask LtrfCore::before_issue(uint32_t slot, uint32_t interval, uint64_t cycle, bool header,
                                      uint32_t index) {
-  if (!caches() || shared()) return Ask::Issue;
+  if (shared()) return Ask::Issue;
   Warp& w = warps_[slot];
   if (w.status != Status::Active && !queue_.empty()) replace_missed(cycle);
   if (w.status == Status::Inactive) {
@@ -294,7 +274,7 @@ LtrfCore::Ask LtrfCore::before_issue(uint32_t slot, uint32_t interval, uint64_t 
     for (uint32_t r = 0; r < config_.regs_per_warp; ++r) {
       if (!leaving.test(r)) continue;
       const uint16_t reg = static_cast<uint16_t>(r);
-      bool wb = entry(w, reg).dirty;
+      bool wb = entry(slot, reg).dirty;
       if (config_.mode == LtrfMode::LtrfPlus) wb = wb && w.wcb.live.test(reg);
       evict(slot, reg, cycle, wb);
     }
@@ -309,7 +289,7 @@ LtrfCore::Ask LtrfCore::before_issue(uint32_t slot, uint32_t interval, uint64_t 
 
 void LtrfCore::issued(uint32_t slot, const WarpInst& inst, const RegisterSet& dead,
                       uint64_t cycle) {
-  if (!caches() || shared()) return;
+  if (shared()) return;
   Warp& w = warps_[slot];
   if (config_.mode == LtrfMode::LtrfPlus) w.wcb.live &= ~dead;
   switch (inst.cls) {
@@ -348,60 +328,42 @@ uint64_t LtrfCore::next_change(uint64_t cycle) const {
 
 uint64_t LtrfCore::read(uint32_t slot, uint16_t reg, uint8_t operand, LaneMask lanes,
                         uint64_t cycle, WarpRegister& out) {
-  if (!caches()) {
-    ++counters_.read_misses;
-    return main_read(slot, reg, cycle, out);
-  }
   Warp& w = warps_[slot];
   // The collector reads the bank number and warp offset from the WCB: two read ports,
   // so a third operand waits a cycle (§4.1).
-  ++counters_.wcb_lookups;
-  const uint32_t port_wait = operand / config_.wcb_read_ports;
-  if (port_wait) ++counters_.wcb_port_stalls;
-  uint64_t t = cycle + config_.lookup_cycles + port_wait;
+  uint64_t t = cycle + allocation_.lookup(operand);
   if (shared()) return shared_read(slot, reg, lanes, t, out);
-  uint64_t ready;
-  if (w.status == Status::Active && w.wcb.cached.test(reg)) {
-    Entry& e = entry(w, reg);
-    const uint32_t bank = w.wcb.bank[reg];
-    bool from_cache = true;
-    if ((lanes & ~e.valid_lanes) != 0) {
-      // Lanes the cache does not hold: an RFC entry written by a divergent result, or
-      // an LTRF+ register the liveness bits called dead.
-      WarpRegister from_main;
-      t = main_read(slot, reg, t, from_main);
-      from_main.merge(e.value, e.valid_lanes);
-      if (config_.mode == LtrfMode::Rfc) {
-        ++counters_.read_misses;
-        out = from_main;
-        ready = t;
-        from_cache = false;
-      } else {
-        ++counters_.unfetched_reads;
-        t = transfer(bank, t);
-        e.value = from_main;
-        e.valid_lanes = kFullMask;
-      }
-    }
-    if (from_cache) {
-      const uint64_t grant = std::max(t, cache_read_free_[bank]);
-      cache_read_free_[bank] = grant + 1;
-      out = e.value;
-      ++counters_.cache_reads;
-      ++counters_.read_hits;
-      ready = grant + config_.cache_latency;
-    }
-  } else {
+  if (w.status != Status::Active || !w.wcb.cached.test(reg)) {
     // RFC miss, or an LTRF register outside any known interval: the main RF serves it.
     ++counters_.read_misses;
-    ready = main_read(slot, reg, t, out);
+    return main_read(slot, reg, t, out, MainAccess::Operand).ready;
   }
-  return ready;
+  CacheEntry& e = entry(slot, reg);
+  const uint32_t bank = allocation_.bank(slot, reg);
+  if ((lanes & ~e.valid_lanes) != 0) {
+    // Lanes the cache does not hold: an RFC entry written by a divergent result, or
+    // an LTRF+ register the liveness bits called dead.
+    if (config_.mode == LtrfMode::Rfc) {
+      ++counters_.read_misses;
+      const uint64_t ready = main_read(slot, reg, t, out, MainAccess::Operand).ready;
+      out.merge(e.value, e.valid_lanes);
+      return ready;
+    }
+    WarpRegister from_main;
+    const MainRegisterFile::Read fill = main_read(slot, reg, t, from_main, MainAccess::Fill);
+    from_main.merge(e.value, e.valid_lanes);
+    ++counters_.unfetched_reads;
+    t = cache_.transfer(bank, fill.ready);
+    e.value = from_main;
+    e.valid_lanes |= fill.lanes;
+  }
+  out = e.value;
+  ++counters_.read_hits;
+  return cache_.read(bank, t);
 }
 
 uint64_t LtrfCore::write(uint32_t slot, uint16_t reg, LaneMask mask, const WarpRegister& value,
                          uint64_t cycle) {
-  if (!caches()) return main_write(slot, reg, cycle, value, mask);
   if (shared()) return shared_write(slot, reg, mask, value, cycle);
   Warp& w = warps_[slot];
   w.wcb.live.set(reg);
@@ -411,32 +373,34 @@ uint64_t LtrfCore::write(uint32_t slot, uint16_t reg, LaneMask mask, const WarpR
   }
   if (w.status == Status::Active && config_.mode == LtrfMode::Rfc && !w.wcb.cached.test(reg)) {
     // The RFC allocates every result (Gebhart ISCA'11); a full partition evicts FIFO.
-    uint32_t bank = w.banks.allocate();
-    if (bank == AddressAllocationUnit::kNone) {
-      const Entry& victim =
-          entries_[size_t(w.wcb.offset) * config_.regs_per_interval + w.banks.oldest_occupied()];
+    uint32_t bank = allocation_.allocate_bank(slot, reg);
+    if (bank == AddressAllocationCore::kNone) {
+      const CacheEntry& victim =
+          cache_.entry(cache_.index(allocation_.offset(slot), allocation_.oldest_bank(slot)));
       evict(slot, victim.reg, cycle, victim.dirty);
-      bank = w.banks.allocate();
+      bank = allocation_.allocate_bank(slot, reg);
     }
-    w.wcb.bank[reg] = static_cast<uint8_t>(bank);
     w.wcb.cached.set(reg);
-    Entry& e = entry(w, reg);
-    e = Entry{};
+    CacheEntry& e = entry(slot, reg);
+    e = CacheEntry{};
     e.reg = reg;
+    e.warp = static_cast<uint16_t>(slot);
   }
   if (w.status == Status::Active && w.wcb.cached.test(reg)) {
-    Entry& e = entry(w, reg);
+    CacheEntry& e = entry(slot, reg);
     e.value.merge(value, mask);
     e.valid_lanes |= mask;
     e.dirty = true;
-    const uint32_t bank = w.wcb.bank[reg];
-    const uint64_t grant = std::max(cycle, cache_write_free_[bank]);
-    cache_write_free_[bank] = grant + 1;
-    ++counters_.cache_writes;
-    return grant + config_.cache_latency;
+    return cache_.write(allocation_.bank(slot, reg), cycle);
   }
   ++counters_.direct_writes;
-  return main_write(slot, reg, cycle, value, mask);
+  return main_write(slot, reg, cycle, value, mask, MainAccess::Result);
+}
+
+bool LtrfCore::takes_result(uint32_t slot, uint16_t reg) const {
+  if (shared()) return true;
+  const Warp& w = warps_[slot];
+  return w.status == Status::Active && (config_.mode == LtrfMode::Rfc || w.wcb.cached.test(reg));
 }
 
 void LtrfCore::launch(uint32_t slot, uint64_t cycle) {
@@ -444,7 +408,7 @@ void LtrfCore::launch(uint32_t slot, uint64_t cycle) {
   if (w.status == Status::Active) deactivate(slot, cycle, false);
   queue_.erase(std::remove(queue_.begin(), queue_.end(), slot), queue_.end());
   w = Warp{};
-  w.banks = AddressAllocationUnit(config_.regs_per_interval);
+  allocation_.reset(slot);
 }
 
 void LtrfCore::retire(uint32_t slot, uint64_t cycle) {
@@ -462,28 +426,12 @@ void LtrfCore::retire(uint32_t slot, uint64_t cycle) {
 const WarpRegister* LtrfCore::cached_value(uint32_t slot, uint16_t reg) const {
   const Warp& w = warps_[slot];
   if (w.status != Status::Active || !w.wcb.cached.test(reg)) return nullptr;
-  return &entries_[size_t(w.wcb.offset) * config_.regs_per_interval + w.wcb.bank[reg]].value;
-}
-
-uint64_t LtrfCore::wcb_storage_bits() const {
-  const uint64_t regs = config_.max_regs_per_thread;
-  return uint64_t{config_.max_warps} *
-         (regs * bits_for(config_.regs_per_interval) + bits_for(config_.active_warps) + 2 * regs);
-}
-
-uint64_t LtrfCore::cache_storage_bits() const {
-  return uint64_t{config_.regs_per_interval} * config_.active_warps * kWarpRegisterBytes * 8;
-}
-
-uint64_t LtrfCore::queue_storage_bits() const {
-  return uint64_t{config_.max_warps} *
-             AddressAllocationUnit(config_.regs_per_interval).storage_bits() +
-         offsets_.storage_bits();
+  return &cache_.entry(cache_.index(allocation_.offset(slot), allocation_.bank(slot, reg))).value;
 }
 
 std::string LtrfCore::wait_report() const {
-  std::string out = "  ltrf: " + std::to_string(offsets_.occupied_slots()) + " of " +
-                    std::to_string(config_.active_warps) + " warp-offset slots taken, " +
+  std::string out = "  ltrf: " + std::to_string(allocation_.taken_offsets()) + " of " +
+                    std::to_string(allocation_.config().offsets) + " warp-offset slots taken, " +
                     std::to_string(queue_.size()) + " warps queued for one";
   for (uint32_t s = 0; s < warps_.size(); ++s)
     if (warps_[s].status == Status::Active)

@@ -30,4 +30,17 @@ const MainRfTechnology& main_rf_technology(uint32_t id) {
   return kTable2[id - 1];
 }
 
+RegFileTechnology main_rf_regfile_technology(const MainRfParams& params) {
+  const MainRfTechnology& t = main_rf_technology(params.config);
+  RegFileTechnology r;
+  r.stated_by = "ltrf.main_rf_config = " + std::to_string(t.id) + " (LTRF main register file, " +
+                t.cell + ", " + t.network + ")";
+  r.bank_multiplier = t.banks;
+  r.base_latency = params.base_latency;
+  r.latency_multiplier = params.latency_scale > 0.0 ? params.latency_scale.get() : t.latency;
+  r.access_energy_multiplier = t.power;
+  r.leakage_multiplier = t.power / t.capacity;
+  return r;
+}
+
 }  // namespace warpreg

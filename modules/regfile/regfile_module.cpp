@@ -1,5 +1,8 @@
 #include "modules/regfile/regfile_module.h"
 
+#include <algorithm>
+#include <cmath>
+
 #include "common/errors.h"
 #include "common/params.h"
 #include "modules/interfaces/rf_access.h"
@@ -11,14 +14,20 @@ namespace warpreg {
 WARPREG_REGISTER_PARAMS(RegFileParams);
 WARPREG_REGISTER_STATS(RegFileStats);
 
-RegFileConfig RegisterFileModule::config_from(const Params& p) {
+RegFileConfig RegisterFileModule::config_from(const Params& p,
+                                              const RegFileTechnology& technology) {
   const RegFileParams rf(&p);
   RegFileConfig c;
-  c.banks = rf.banks;
+  c.banks = rf.banks * technology.bank_multiplier;
   c.lane_slices = rf.lane_slices;
   c.mapping = rf.bank_mapping;
-  c.read_latency = rf.read_latency;
-  c.write_latency = rf.write_latency;
+  const auto latency = [&](uint32_t rf_latency) {
+    const uint32_t base = technology.base_latency > 0 ? technology.base_latency : rf_latency;
+    return std::max<uint32_t>(
+        1, static_cast<uint32_t>(std::lround(base * technology.latency_multiplier)));
+  };
+  c.read_latency = latency(rf.read_latency);
+  c.write_latency = latency(rf.write_latency);
   const int64_t registers = p.integer("sm.registers");
   const int64_t physical = rf.physical_registers;
   const int64_t warp_registers = physical > 0 ? physical : registers / kWarpSize;
@@ -28,7 +37,12 @@ RegFileConfig RegisterFileModule::config_from(const Params& p) {
   if (warp_registers % c.banks != 0)
     throw ConfigError((physical > 0 ? "rf.physical_registers = " + std::to_string(physical)
                                     : "sm.registers = " + std::to_string(registers)) +
-                      " does not split into rf.banks = " + std::to_string(c.banks) +
+                      " does not split into " +
+                      (technology.bank_multiplier == 1
+                           ? "rf.banks = " + std::to_string(c.banks)
+                           : std::to_string(c.banks) + " banks (rf.banks x " +
+                                 std::to_string(technology.bank_multiplier) + " for " +
+                                 technology.stated_by + ")") +
                       " banks of whole warp registers");
   if (kWarpSize % c.lane_slices != 0)
     throw ConfigError("rf.lane_slices = " + std::to_string(c.lane_slices) +
@@ -38,17 +52,20 @@ RegFileConfig RegisterFileModule::config_from(const Params& p) {
 }
 
 RegisterFileModule::RegisterFileModule(sc_core::sc_module_name name, const Params& params,
-                                       const power::TechTable& tech, const CycleClock& clock)
+                                       const power::TechTable& tech, const CycleClock& clock,
+                                       const RegFileTechnology& technology)
     : sc_core::sc_module(name),
       socket("socket"),
       clock_(clock),
-      core_(config_from(params)),
+      technology_(technology),
+      core_(config_from(params, technology)),
       energy_("regfile", clock.ns_per_cycle()),
       power_map_(core_.config().physical_registers(), core_.config().lane_slices,
                  core_.config().banks) {
   const RegFileConfig& c = core_.config();
   const double slice_bytes = c.slice_bytes();
-  const double access_scale = PowerParams(&params).rf_access_scale;
+  const double access_scale =
+      PowerParams(&params).rf_access_scale * technology.access_energy_multiplier;
   slice_reads_ = energy_.add_event(
       "slice_reads", "lane slices read (one bank entry slice each)",
       power::scaled(tech, "rf_bank_read", "access_bytes", slice_bytes) * access_scale);
@@ -61,7 +78,8 @@ RegisterFileModule::RegisterFileModule(sc_core::sc_module_name name, const Param
   conflicts_ = energy_.add_event("bank_conflicts",
                                  "reads that waited at least one cycle for a bank port", 0.0);
   const double bank_bytes = double(c.entries_per_bank) * kWarpRegisterBytes;
-  const double on_mw = power::scaled(tech, "rf_bank_leakage", "bank_bytes", bank_bytes);
+  const double on_mw = power::scaled(tech, "rf_bank_leakage", "bank_bytes", bank_bytes) *
+                       technology.leakage_multiplier;
   const double gated_fraction =
       tech.has("rf_gated_leakage_fraction") ? tech.value("rf_gated_leakage_fraction") : 0.0;
   const double drowsy_fraction =
@@ -164,6 +182,7 @@ nlohmann::json RegisterFileModule::stats(uint64_t end_cycle) {
   stats_.conflicted_writes.set(c.conflicted_writes);
   stats_.bank_accesses.set(core_.bank_accesses());
   stats_.leakage_accounted_by.set(leakage_owner_);
+  stats_.technology.set(technology_.stated() ? technology_.stated_by : std::string());
   stats_.power_controllers.set(power_map_.controller_names());
   stats_.write(j);
   return j;
@@ -171,17 +190,25 @@ nlohmann::json RegisterFileModule::stats(uint64_t end_cycle) {
 
 nlohmann::json RegisterFileModule::describe() const {
   const RegFileConfig& c = core_.config();
-  return {{"storage_bits", {{"banks", c.storage_bits()}}},
-          {"organisation",
-           {{"banks", c.banks},
-            {"lane_slices", c.lane_slices},
-            {"slice_bytes", c.slice_bytes()},
-            {"entries_per_bank", c.entries_per_bank},
-            {"physical_warp_registers", c.physical_registers()},
-            {"bank_mapping", c.mapping == BankMapping::Gpgpusim ? "gpgpusim" : "interleaved"}}},
-          {"ports", {{"per_bank_slice", {{"read", 1}, {"write", 1}}}}},
-          {"latency_cycles", {{"read", c.read_latency}, {"write", c.write_latency}}},
-          {"energy", energy_.describe()}};
+  nlohmann::json d = {
+      {"storage_bits", {{"banks", c.storage_bits()}}},
+      {"organisation",
+       {{"banks", c.banks},
+        {"lane_slices", c.lane_slices},
+        {"slice_bytes", c.slice_bytes()},
+        {"entries_per_bank", c.entries_per_bank},
+        {"physical_warp_registers", c.physical_registers()},
+        {"bank_mapping", c.mapping == BankMapping::Gpgpusim ? "gpgpusim" : "interleaved"}}},
+      {"ports", {{"per_bank_slice", {{"read", 1}, {"write", 1}}}}},
+      {"latency_cycles", {{"read", c.read_latency}, {"write", c.write_latency}}},
+      {"energy", energy_.describe()}};
+  if (technology_.stated())
+    d["technology"] = {{"stated_by", technology_.stated_by},
+                       {"bank_multiplier", technology_.bank_multiplier},
+                       {"latency_multiplier", technology_.latency_multiplier},
+                       {"access_energy_multiplier", technology_.access_energy_multiplier},
+                       {"leakage_multiplier", technology_.leakage_multiplier}};
+  return d;
 }
 
 }  // namespace warpreg

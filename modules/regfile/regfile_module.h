@@ -14,6 +14,7 @@
 #include "common/stat_set.h"
 #include "modules/interfaces/reporting_block.h"
 #include "modules/regfile/regfile_core.h"
+#include "modules/regfile/regfile_technology.h"
 #include "modules/regfile/storage_power_map.h"
 #include "power/energy.h"
 
@@ -87,6 +88,10 @@ struct RegFileStats : StatSet {
   Statistic<std::string> leakage_accounted_by{
       this, "leakage_accounted_by", "block",
       "The stage that models the storage itself and accounts its leakage (empty: none)."};
+  Statistic<std::string> technology{
+      this, "technology", "design",
+      "The design that stated the register file's technology (LTRF's main RF configuration; "
+      "empty: the machine's own)."};
   Statistic<std::vector<std::string>> power_controllers{
       this, "power_controllers", "blocks",
       "Designs' blocks that set the cells' power states; the cells' residency is then in "
@@ -97,11 +102,13 @@ class RegisterFileModule : public sc_core::sc_module, public ReportingBlock {
  public:
   tlm_utils::simple_target_socket<RegisterFileModule> socket;
 
-  /// Throws ConfigError when the parameters describe no valid register file.
+  /// Throws ConfigError when the parameters describe no valid register file. `technology`:
+  /// what a design states about the cells on top of rf.* (banks, latency, energy).
   RegisterFileModule(sc_core::sc_module_name name, const Params& params,
-                     const power::TechTable& tech, const CycleClock& clock);
+                     const power::TechTable& tech, const CycleClock& clock,
+                     const RegFileTechnology& technology = {});
 
-  static RegFileConfig config_from(const Params& params);
+  static RegFileConfig config_from(const Params& params, const RegFileTechnology& technology = {});
 
   RegFileCore& core() { return core_; }
   const RegFileCore& core() const { return core_; }
@@ -130,6 +137,7 @@ class RegisterFileModule : public sc_core::sc_module, public ReportingBlock {
   void note_activity(uint32_t bank, uint64_t cycle);
 
   CycleClock clock_;
+  RegFileTechnology technology_;
   RegFileCore core_;
   power::EnergyAccount energy_;
   power::EnergyAccount::EventId slice_reads_, slice_writes_, arbiter_requests_, conflicts_;

@@ -62,8 +62,11 @@ void ComaModule::b_transport(tlm::tlm_generic_payload& payload, sc_core::sc_time
       }
       break;
     case RfAccessKind::Read:
-      a.read_lanes &= core_.read_mask(a.collector, a.active_mask);
-      energy_.count(table_reads_);
+      // A register-file cache's fill is no collector's read: every lane is fetched.
+      if (a.collector != kNoCollector) {
+        a.read_lanes &= core_.read_mask(a.collector, a.active_mask);
+        energy_.count(table_reads_);
+      }
       if (bank_ports_) {
         if (const uint64_t waited = take_bank_port(read_free_, a, delay)) {
           ++conflicted_reads_;

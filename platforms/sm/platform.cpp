@@ -24,7 +24,7 @@ class SmPlatformImpl {
         clock_(SimParams(&params).clock_mhz),
         config_(SmConfig::from(params)),
         shadow_(config_.limits.max_warps, kMaxArchRegisters + 1),
-        regfile_("regfile", params, tech_, clock_),
+        regfile_("regfile", params, tech_, clock_, regfile_technology_of(designs_, params)),
         crossbar_("crossbar", params, tech_, clock_.ns_per_cycle()),
         sm_("sm", config_, *workload_, shadow_, tech_, clock_, SimParams(&params).quantum_cycles,
             SimParams(&params).max_cycles) {
@@ -156,6 +156,7 @@ class SmPlatformImpl {
   void build_designs() {
     machine_.limits = config_.limits;
     machine_.memory_latency = config_.mem_miss_latency;
+    machine_.load_hit_latency = config_.mem_hit_latency;
     workload_description_ = workload_->describe();
     const DesignContext context{params_,
                                 tech_,
@@ -253,7 +254,9 @@ const void* const kPlatformParams_linked = &kPlatformParams;
 DesignBench::DesignBench(const Params& params, Workload& workload)
     : tech_(power::TechTable::load(PowerParams(&params).tech)),
       clock_(SimParams(&params).clock_mhz),
-      regfile_(RegisterFileModule::config_from(params)),
+      regfile_(RegisterFileModule::config_from(
+          params,
+          regfile_technology_of(DesignRegistry::instance().resolve(params.designs()), params))),
       workload_description_(workload.describe()),
       power_map_(regfile_.physical_registers(), regfile_.lane_slices, regfile_.banks),
       context_{params,   tech_,      clock_,   workload.shape(),    workload_description_,
@@ -261,6 +264,7 @@ DesignBench::DesignBench(const Params& params, Workload& workload)
   const SmConfig config = SmConfig::from(params);
   machine_.limits = config.limits;
   machine_.memory_latency = config.mem_miss_latency;
+  machine_.load_hit_latency = config.mem_hit_latency;
   occupancy_ = compute_occupancy(config.limits, workload.shape());
 }
 

@@ -286,3 +286,36 @@ TEST_CASE("sweep folder: collect merges statistics and normalises to the baselin
   collect_results(dir, {{"seed", "2"}});
   CHECK(contains(slurp(tmp.path() / "results.csv"), "p003,wc-baseline,synthetic,1,ok,p004"));
 }
+
+TEST_CASE("sweep folder: a block inside a stage has its columns beside the stage's", "[sweep]") {
+  TempDir tmp;
+  const Spec spec = parse(R"({"presets": ["baseline"], "metrics": ["blocks.ltrf.hit_rate",
+      "blocks.ltrf.cache.reads"]})");
+  const auto points = expand(spec);
+  const fs::path out = tmp.path() / points[0].out_dir;
+  write_sweep_folder(spec, points, tmp.path().string(), "/opt/warpreg");
+  fs::create_directories(out);
+  const nlohmann::json stats = {
+      {"status", "ok"},
+      {"blocks",
+       {{"ltrf", {{"dynamic_pj", 1.5}, {"leakage_pj", 0}, {"hit_rate", 0.5}}},
+        {"ltrf.cache", {{"dynamic_pj", 2.5}, {"leakage_pj", 1}, {"reads", 7}}}}}};
+  std::ofstream(out / "stats.json") << stats.dump(2);
+  CHECK(collect_results(tmp.path().string()) == 1);
+  const std::string csv = slurp(tmp.path() / "results.csv");
+  std::istringstream lines(csv);
+  std::string header, row;
+  std::getline(lines, header);
+  std::getline(lines, row);
+  const auto cell = [&](const std::string& name) {
+    std::istringstream h(header), r(row);
+    std::string key, value;
+    while (std::getline(h, key, ',') && std::getline(r, value, ','))
+      if (key == name) return value;
+    return std::string("(none)");
+  };
+  CHECK(cell("blocks.ltrf.total_pj") == "1.5");
+  CHECK(cell("blocks.ltrf.cache.total_pj") == "3.5");
+  CHECK(cell("blocks.ltrf.hit_rate") == "0.5");
+  CHECK(cell("blocks.ltrf.cache.reads") == "7");
+}

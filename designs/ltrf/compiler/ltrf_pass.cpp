@@ -3,9 +3,10 @@
 #include <stdexcept>
 
 #include "common/errors.h"
-#include "common/params.h"
 #include "designs/ltrf/compiler/register_intervals.h"
-#include "designs/ltrf/ltrf_stage.h"
+#include "designs/ltrf/ltrf_program.h"
+#include "modules/ltrf/ltrf_core.h"
+#include "modules/ltrf/register_file_cache_module.h"
 #include "stimuli/compiler/liveness.h"
 #include "stimuli/compiler/pass_registry.h"
 
@@ -55,10 +56,11 @@ void warpreg_register_passes_ltrf(PassRegistry& registry) {
   registry.add<LtrfProgram>(
       kLtrfProgram, "LTRF: register-intervals (or strands) and dead operand bits per PC",
       [](const Kernel& kernel, const PassContext& context) {
-        const auto n = static_cast<uint32_t>(context.params.integer("ltrf.regs_per_interval"));
-        const bool strands = context.params.text("ltrf.prefetch_unit") == "strand";
+        const RegisterFileCacheParams cache(&context.params);
+        const LtrfParams ltrf(&context.params);
         try {
-          return LtrfProgram(kernel, n, strands);
+          return LtrfProgram(kernel, cache.regs_per_interval,
+                             ltrf.prefetch_unit == PrefetchUnit::Strand);
         } catch (const std::invalid_argument& e) {
           throw ConfigError(std::string("ltrf.regs_per_interval: ") + e.what());
         }

@@ -1,0 +1,35 @@
+#include "designs/ltrf/ltrf_program.h"
+
+namespace warpreg {
+
+namespace {
+const RegisterSet kNoRegisters;
+}  // namespace
+
+LtrfProgram::LtrfProgram(std::vector<RegisterSet> interval_sets,
+                         const std::vector<std::pair<uint64_t, uint32_t>>& pc_intervals)
+    : sets_(std::move(interval_sets)) {
+  for (const auto& [pc, interval] : pc_intervals) {
+    index_of_pc_[pc] = static_cast<uint32_t>(interval_.size());
+    interval_.push_back(interval);
+    dead_.emplace_back();
+    header_.push_back(false);
+  }
+}
+
+uint32_t LtrfProgram::interval_of(uint64_t pc) const {
+  const auto it = index_of_pc_.find(pc);
+  return it == index_of_pc_.end() ? kNoInterval : interval_[it->second];
+}
+
+bool LtrfProgram::starts_unit(uint64_t pc) const {
+  const auto it = index_of_pc_.find(pc);
+  return it != index_of_pc_.end() && header_[it->second];
+}
+
+const RegisterSet& LtrfProgram::dead_after(uint64_t pc) const {
+  const auto it = index_of_pc_.find(pc);
+  return it == index_of_pc_.end() ? kNoRegisters : dead_[it->second];
+}
+
+}  // namespace warpreg

@@ -1,0 +1,52 @@
+#pragma once
+// What LTRF's compiler pass hands the design, per kernel (metadata kind "ltrf.program"):
+// per static instruction (by PC) its register-interval (or strand) and the sources whose
+// value dies with it (the dead operand bits of §3.2, from static liveness), and each
+// interval's working set (its PREFETCH bit-vector).
+#include <cstdint>
+#include <unordered_map>
+#include <utility>
+#include <vector>
+
+#include "common/register_set.h"
+#include "modules/ltrf/ltrf_core.h"
+
+namespace warpreg {
+
+struct Kernel;
+
+/// Metadata kind of LtrfProgram.
+inline const char* const kLtrfProgram = "ltrf.program";
+
+class LtrfProgram {
+ public:
+  LtrfProgram() = default;
+  /// Built by the compiler pass (designs/ltrf/compiler/ltrf_pass.cpp). Throws
+  /// std::invalid_argument when an instruction alone needs more than N registers.
+  /// `strands`: prefetch units are strands (§6.6) instead of register-intervals: pieces of
+  /// basic blocks that also end after every load, each re-prefetched whenever a warp
+  /// reaches its first instruction.
+  LtrfProgram(const Kernel& kernel, uint32_t regs_per_interval, bool strands = false);
+  /// Explicit intervals (test benches): instruction PCs with their interval ids.
+  LtrfProgram(std::vector<RegisterSet> interval_sets,
+              const std::vector<std::pair<uint64_t, uint32_t>>& pc_intervals);
+  uint32_t interval_of(uint64_t pc) const;
+  const RegisterSet& dead_after(uint64_t pc) const;
+  /// True when the instruction starts a strand (strand mode only).
+  bool starts_unit(uint64_t pc) const;
+  bool strands() const { return strands_; }
+  const std::vector<RegisterSet>& interval_sets() const { return sets_; }
+  uint32_t intervals() const { return static_cast<uint32_t>(sets_.size()); }
+  double mean_static_length() const { return mean_length_; }
+
+ private:
+  std::unordered_map<uint64_t, uint32_t> index_of_pc_;
+  std::vector<uint32_t> interval_;
+  std::vector<RegisterSet> dead_;
+  std::vector<bool> header_;
+  std::vector<RegisterSet> sets_;
+  bool strands_ = false;
+  double mean_length_ = 0.0;
+};
+
+}  // namespace warpreg
