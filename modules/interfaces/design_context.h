@@ -23,6 +23,7 @@ class Params;
 struct MachineShape {
   SmLimits limits;
   uint32_t memory_latency = 400;  ///< cycles of a load that misses: spill and fill traffic
+  uint32_t collector_units = 16;  ///< operand collector units of all types (collector.*)
 };
 
 struct DesignContext {

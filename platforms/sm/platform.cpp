@@ -11,6 +11,14 @@
 
 namespace warpreg {
 
+namespace {
+uint32_t total_collectors(const SmConfig& config) {
+  uint32_t units = 0;
+  for (const uint32_t n : config.collectors) units += n;
+  return units;
+}
+}  // namespace
+
 class SmPlatformImpl {
  public:
   SmPlatformImpl(const Params& params, std::unique_ptr<Workload> workload, RunSettings settings)
@@ -149,6 +157,7 @@ class SmPlatformImpl {
   void build_designs() {
     machine_.limits = config_.limits;
     machine_.memory_latency = config_.mem_miss_latency;
+    machine_.collector_units = total_collectors(config_);
     workload_description_ = workload_->describe();
     const DesignContext context{params_,
                                 tech_,
@@ -250,6 +259,7 @@ DesignBench::DesignBench(const Params& params, Workload& workload)
   const SmConfig config = SmConfig::from(params);
   machine_.limits = config.limits;
   machine_.memory_latency = config.mem_miss_latency;
+  machine_.collector_units = total_collectors(config);
   occupancy_ = compute_occupancy(config.limits, workload.shape());
 }
 
