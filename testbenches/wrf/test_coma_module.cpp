@@ -1,8 +1,7 @@
 // COMA module between a stub initiator and a stub target: reads narrowed to the
-// collector's active lanes, data and timing unchanged.
+// collector's active lanes, data and timing unchanged, bad payloads answered.
 #include <catch2/catch.hpp>
 
-#include "common/params.h"
 #include "modules/wrf/coma_module.h"
 #include "testbenches/wrf/wrf_bench.h"
 
@@ -11,10 +10,9 @@ using namespace warpreg::test;
 
 TEST_CASE("coma module: reads switch only the lanes of the collector's active mask",
           "[coma][module]") {
-  const Params params = Params::load("wrf-coma");
-  const power::TechTable tech = power::TechTable::load(params.text("power.tech"));
-  const CycleClock clock(params.real("sim.clock_mhz"));
-  ComaModule coma("coma", params, tech, clock);
+  const WrfContext wrf("wrf-coma", {});
+  const CycleClock& clock = wrf.clock();
+  ComaModule coma("coma", wrf.context());
   StubInitiator init("init", clock);
   StubTarget target("target", clock);
   init.socket.bind(coma.target);
@@ -60,6 +58,7 @@ TEST_CASE("coma module: reads switch only the lanes of the collector's active ma
   CHECK(s["mask_mismatches"] == 0);
   CHECK(s["storage_bits"] == 512);
   CHECK(coma.describe()["storage_bits"]["mask_table"] == 512);
+  check_declared(coma, s);
 }
 
 namespace {
@@ -67,10 +66,9 @@ namespace {
 // Two collectors with disjoint active masks read registers of the same bank in the
 // same cycle; returns the cycles the banks saw the two reads.
 std::vector<uint64_t> two_disjoint_reads_of_one_bank(const std::vector<std::string>& sets) {
-  const Params params = Params::load("wrf-coma", sets);
-  const power::TechTable tech = power::TechTable::load(params.text("power.tech"));
-  const CycleClock clock(params.real("sim.clock_mhz"));
-  ComaModule coma("coma", params, tech, clock);
+  const WrfContext wrf("wrf-coma", sets);
+  const CycleClock& clock = wrf.clock();
+  ComaModule coma("coma", wrf.context());
   StubInitiator init("init", clock);
   StubTarget target("target", clock);
   init.socket.bind(coma.target);
@@ -109,4 +107,30 @@ TEST_CASE("coma module: one read port per bank whatever the masks", "[coma][modu
 
 TEST_CASE("coma module: without bank ports disjoint masks share a cycle", "[coma][module]") {
   CHECK(two_disjoint_reads_of_one_bank({"coma.bank_ports=false"}) == std::vector<uint64_t>{2, 2});
+}
+
+TEST_CASE("coma module: bad payloads and unknown collectors get error responses",
+          "[coma][module]") {
+  const WrfContext wrf("wrf-coma", {});
+  ComaModule coma("coma", wrf.context());
+  StubInitiator init("init", wrf.clock());
+  StubTarget target("target", wrf.clock());
+  init.socket.bind(coma.target);
+  coma.initiator.bind(target.socket);
+  struct Driver : sc_core::sc_module {
+    SC_HAS_PROCESS(Driver);
+    StubInitiator& init;
+    Driver(sc_core::sc_module_name n, StubInitiator& i) : sc_module(n), init(i) { SC_THREAD(run); }
+    void run() {
+      CHECK(init.send_without_extension() == tlm::TLM_GENERIC_ERROR_RESPONSE);
+      CHECK(init.send_short_read(3) == tlm::TLM_BURST_ERROR_RESPONSE);
+      init.send(RfAccessKind::Read, 3, /*collector=*/16);  // the SM has 16 (0..15)
+      CHECK(init.last_response == tlm::TLM_GENERIC_ERROR_RESPONSE);
+      init.send(RfAccessKind::Read, 3, /*collector=*/15);
+      CHECK(init.last_response == tlm::TLM_OK_RESPONSE);
+    }
+  } driver("driver", init);
+  sc_core::sc_start();
+  CHECK(target.seen.size() == 1);
+  CHECK(coma.core().config().entries == wrf.context().machine.collector_units);
 }
