@@ -259,16 +259,9 @@ nlohmann::json RegMutexStage::describe() const {
            {{"target", "operand-path transactions from the collectors"},
             {"initiator", "the same with physical names; Launch / Retire per physical range"},
             {"issue_hook", "acquire and release at the issue stage (metadata instructions)"}}},
-          {"latency_cycles", {{"mapping", 0}, {"acquire_or_release", 1}}},
+          {"latency_cycles", {{"mapping", 0}}},
           {"parameters", params_.to_json()},
-          {"plan",
-           {{"applied", plan_.applied},
-            {"max_warps", g.max_warps},
-            {"base_regs", g.bs},
-            {"extended_regs", g.es},
-            {"srp_sections", g.sections},
-            {"srp_offset", g.srp_offset},
-            {"decision", plan_.decision}}},
+          {"plan", {{"applied", plan_.applied}, {"decision", plan_.decision}}},
           {"energy", energy_.describe()}};
 }
 

@@ -96,19 +96,37 @@ WarpInst inst_at(uint64_t pc, uint16_t dst = kZeroRegister) {
   return i;
 }
 
+/// The stage for BFS (regmutex preset) between a stub initiator and a stub register
+/// file, with an extended and a base architected register and PCs inside and outside an
+/// acquire region.
+struct BfsStage {
+  Params params = Params::load("regmutex", {"profile.ctas=6"});
+  std::unique_ptr<Workload> workload = open_workload("regmutex-bfs", params);
+  DesignBench bench{params, *workload};
+  RegMutexStage stage{"regmutex", bench.context()};
+  StubInitiator init{"init"};
+  StubRegisterFile rf{"rf"};
+  uint16_t ext = 0, base = 0;
+  uint64_t in_pc = ~0ull, out_pc = ~0ull;
+  BfsStage() {
+    init.socket.bind(stage.target);
+    stage.initiator.bind(rf.socket);
+    const RegMutexPlan& plan = stage.plan();
+    for (uint16_t r = 0; r < 21; ++r) (plan.regions.extended[r] ? ext : base) = r;
+    for (const BasicBlock& b : workload->static_code()->blocks)
+      for (const StaticInst& i : b.insts)
+        (plan.regions.in_acquire_state(i.pc) ? in_pc : out_pc) = i.pc;
+  }
+};
+
 }  // namespace
 
 TEST_CASE("regmutex stage: acquire, mapping, release after the last write, stall and retry",
           "[regmutex][stage]") {
-  const Params params = Params::load("regmutex", {"profile.ctas=6"});
-  std::unique_ptr<Workload> workload = open_workload("regmutex-bfs", params);
-  const DesignBench bench(params, *workload);
-  RegMutexStage stage("regmutex", bench.context());
-  StubInitiator init("init");
-  StubRegisterFile rf("rf");
-  init.socket.bind(stage.target);
-  stage.initiator.bind(rf.socket);
-
+  BfsStage bfs;
+  RegMutexStage& stage = bfs.stage;
+  StubInitiator& init = bfs.init;
+  StubRegisterFile& rf = bfs.rf;
   const RegMutexPlan& plan = stage.plan();
   REQUIRE(plan.applied);
   // Table I: BFS 21 (24) registers -> B_s = 18; 48 warps instead of 32, 26 sections.
@@ -119,14 +137,9 @@ TEST_CASE("regmutex stage: acquire, mapping, release after the last write, stall
   CHECK(plan.baseline.warps() == 32);
   REQUIRE(stage.resident_occupancy() != nullptr);
 
-  // An extended architected register, and PCs inside and outside an acquire region.
-  uint16_t ext = 0, base = 0;
-  for (uint16_t r = 0; r < 21; ++r) (plan.regions.extended[r] ? ext : base) = r;
+  const uint16_t ext = bfs.ext, base = bfs.base;
+  const uint64_t in_pc = bfs.in_pc, out_pc = bfs.out_pc;
   REQUIRE(plan.regions.extended[ext]);
-  uint64_t in_pc = ~0ull, out_pc = ~0ull;
-  for (const BasicBlock& b : workload->static_code()->blocks)
-    for (const StaticInst& i : b.insts)
-      (plan.regions.in_acquire_state(i.pc) ? in_pc : out_pc) = i.pc;
   REQUIRE(in_pc != ~0ull);
   REQUIRE(out_pc != ~0ull);
   const uint32_t x_ext = plan.regions.index_of[ext];
@@ -206,23 +219,13 @@ TEST_CASE("regmutex stage: acquire, mapping, release after the last write, stall
 
 TEST_CASE("regmutex stage: Wake is translated, bad payloads and unmapped registers answered",
           "[regmutex][stage]") {
-  const Params params = Params::load("regmutex", {"profile.ctas=6"});
-  std::unique_ptr<Workload> workload = open_workload("regmutex-bfs", params);
-  const DesignBench bench(params, *workload);
-  RegMutexStage stage("regmutex", bench.context());
-  StubInitiator init("init");
-  StubRegisterFile rf("rf");
-  init.socket.bind(stage.target);
-  stage.initiator.bind(rf.socket);
+  BfsStage bfs;
+  RegMutexStage& stage = bfs.stage;
+  StubInitiator& init = bfs.init;
   const RegMutexPlan& plan = stage.plan();
   REQUIRE(plan.applied);
-  uint16_t ext = 0;
-  for (uint16_t r = 0; r < 21; ++r)
-    if (plan.regions.extended[r]) ext = r;
-  uint64_t in_pc = ~0ull;
-  for (const BasicBlock& b : workload->static_code()->blocks)
-    for (const StaticInst& i : b.insts)
-      if (plan.regions.in_acquire_state(i.pc)) in_pc = i.pc;
+  const uint16_t ext = bfs.ext;
+  const uint64_t in_pc = bfs.in_pc;
   const uint32_t x_ext = plan.regions.index_of[ext];
 
   Driver driver("driver", [&] {
@@ -241,7 +244,7 @@ TEST_CASE("regmutex stage: Wake is translated, bad payloads and unmapped registe
     CHECK(bare.get_response_status() == tlm::TLM_GENERIC_ERROR_RESPONSE);
   });
   sc_core::sc_start();
-  CHECK(rf.wakes == std::vector<uint32_t>{48 * 18 + (x_ext - 18), kNoPhysical});
+  CHECK(bfs.rf.wakes == std::vector<uint32_t>{48 * 18 + (x_ext - 18), kNoPhysical});
   CHECK(stage.counters().unmapped_accesses == 2);
   const nlohmann::json s = stage.stats(10);
   CHECK(s["unmapped_accesses"] == 2);
