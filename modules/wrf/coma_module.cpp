@@ -68,7 +68,17 @@ void ComaModule::b_transport(tlm::tlm_generic_payload& payload, sc_core::sc_time
       }
       break;
     case RfAccessKind::Read:
-      a.read_lanes &= core_.read_mask(a.collector, a.active_mask);
+      // A read the SM sent is lane-aligned (all lanes): the mask gates it. One a codec
+      // before COMA narrowed is packed into those slices (a compressed image, or only
+      // the slices holding data): every bit of them is needed, so the gate is the codec's.
+      // The gate never cuts a lane the read needs: a read the collector's entry does not
+      // cover is not that collector's (a stage's own, as RFV's spill) and goes whole.
+      if (a.read_lanes != kFullMask)
+        core_.read_ungated(a.active_mask, a.read_lanes, false);
+      else if ((a.active_mask & ~core_.entry(a.collector)) != 0)
+        core_.read_ungated(a.active_mask, kFullMask, true);
+      else
+        a.read_lanes = core_.read_mask(a.collector, a.active_mask);
       energy_.count(table_reads_);
       if (bank_ports_) {
         if (const uint64_t waited = take_bank_port(read_free_, a, delay)) {
@@ -126,6 +136,7 @@ nlohmann::json ComaModule::stats(uint64_t end_cycle) {
   s.lanes_accessed.set(c.lanes_accessed);
   s.lanes_gated.set(c.lanes_gated);
   s.mask_mismatches.set(c.mismatches);
+  s.ungated_reads.set(c.ungated_reads);
   s.read_active_lanes.set({c.read_active_lanes.begin(), c.read_active_lanes.end()});
   s.assigned_active_lanes.set({c.assigned_active_lanes.begin(), c.assigned_active_lanes.end()});
   s.reads_by_lanes.set(lane_breakdown(c.read_active_lanes));

@@ -47,6 +47,11 @@ struct ComaStats : StatSet {
   Counter mask_mismatches{this, "mask_mismatches", "reads",
                           "Reads whose table entry differed from the collector's mask (0 when "
                           "the table is in step)."};
+  Counter ungated_reads{
+      this, "ungated_reads", "reads",
+      "Reads COMA did not gate by the mask: a codec before it packed the register into fewer "
+      "slices (a compressed image), or the collector's entry would cut lanes the read needs (a "
+      "stage's own read, as RFV's spill; also a mask mismatch). 0 on the shipped presets."};
   Statistic<std::vector<uint64_t>> read_active_lanes{this, "read_active_lanes", "reads",
                                                      "Operand reads by active lanes, 0..32."};
   Statistic<std::vector<uint64_t>> assigned_active_lanes{

@@ -134,3 +134,44 @@ TEST_CASE("coma module: bad payloads and unknown collectors get error responses"
   CHECK(target.seen.size() == 1);
   CHECK(coma.core().config().entries == wrf.context().machine.collector_units);
 }
+
+// Warped-Compression (a codec) before COMA packs a compressed register into its first
+// slices and narrows read_lanes to them: COMA must not cut the image by the active mask.
+TEST_CASE("coma module: a read a codec narrowed keeps the codec's lanes", "[coma][module]") {
+  const WrfContext wrf("wrf-coma", {});
+  ComaModule coma("coma", wrf.context());
+  StubInitiator init("init", wrf.clock());
+  StubTarget target("target", wrf.clock());
+  init.socket.bind(coma.target);
+  coma.initiator.bind(target.socket);
+  struct Driver : sc_core::sc_module {
+    SC_HAS_PROCESS(Driver);
+    StubInitiator& init;
+    Driver(sc_core::sc_module_name n, StubInitiator& i) : sc_module(n), init(i) { SC_THREAD(run); }
+    void run() {
+      init.send(RfAccessKind::Wake, kNoPhysical, 3, 0xffff0000u, 0, 0);
+      tlm::tlm_generic_payload& p = init.txn.prepare(RfAccessKind::Read, &init.buffer);
+      RfAccess& a = init.txn.access();
+      a.phys_reg = 7;
+      a.collector = 3;
+      a.active_mask = 0xffff0000u;
+      a.read_lanes = 0x000000ffu;  // the image's slices
+      sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
+      init.socket->b_transport(p, delay);
+      CHECK(p.is_response_ok());
+      init.send(RfAccessKind::Read, 8, 3, 0xffff0000u);  // lane-aligned: gated by the mask
+      // A read of all lanes naming collector 3 (a stage's own, as RFV's spill): the
+      // entry would cut lanes it needs, so it goes whole.
+      init.send(RfAccessKind::Read, 9, 3, kFullMask);
+    }
+  } driver("driver", init);
+  sc_core::sc_start();
+  REQUIRE(target.seen.size() == 4);
+  CHECK(target.seen[1].read_lanes == 0x000000ffu);
+  CHECK(target.seen[2].read_lanes == 0xffff0000u);
+  CHECK(target.seen[3].read_lanes == kFullMask);
+  const nlohmann::json s = coma.stats(5);
+  CHECK(s["ungated_reads"] == 2);
+  CHECK(s["mask_mismatches"] == 1);
+  CHECK(s["events"]["table_reads"] == 3);
+}

@@ -5,6 +5,7 @@
 
 #include "platforms/sm/platform.h"
 #include "stimuli/driver/open_workload.h"
+#include "testbenches/support/kernel_builder.h"
 
 using namespace warpreg;
 
@@ -184,4 +185,15 @@ TEST_CASE("wrf platform: rfv before tric runs to the end", "[wrf][platform]") {
   const nlohmann::json s = platform.run();
   check_clean(s);
   CHECK(s["blocks"]["tric"]["late_calls"] == 0);
+}
+
+// Warped-Compression before COMA on a real kernel: compressed registers are read whole
+// (their image is not lane-aligned), so no operand the SM receives is wrong.
+TEST_CASE("wrf platform: wc before coma on a real kernel runs clean", "[wrf][platform]") {
+  const Params params = Params::load("baseline", {"power.tech=fermi40"}, {"wc", "coma"});
+  SmPlatform platform(params, open_workload(warpreg::testing::shared_cfg("hotspot.dot"), params));
+  const nlohmann::json s = platform.run();
+  check_clean(s);
+  CHECK(s["blocks"]["coma"]["ungated_reads"].get<uint64_t>() > 0);
+  CHECK(s["blocks"]["coma"]["mask_mismatches"] == 0);
 }
