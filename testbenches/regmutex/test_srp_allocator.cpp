@@ -9,16 +9,15 @@ using namespace warpreg;
 
 namespace {
 
-/// Seed 003's example: N_w = 48, |B_s| = 18, |E_s| = 6, 26 sections after 48 base sets.
+/// Seed 003's example (as in test_regmutex_core.cpp), set as the plan would.
 RegMutexGeometry paper_geometry() {
   RegMutexGeometry g;
-  g.mode = RegMutexMode::Shared;
   g.max_warps = 48;
   g.warps_per_cta = 8;
   g.bs = 18;
   g.es = 6;
   g.sections = 26;
-  g.srp_offset = 48 * 18;
+  g.srp_offset = g.max_warps * g.bs;
   return g;
 }
 

@@ -1,5 +1,6 @@
 // COMA module between a stub initiator and a stub target: reads narrowed to the
-// collector's active lanes, data and timing unchanged, bad payloads answered.
+// collector's active lanes, data and timing unchanged, reads it must not gate, bad
+// payloads answered.
 #include <catch2/catch.hpp>
 
 #include "modules/wrf/coma_module.h"
@@ -8,57 +9,63 @@
 using namespace warpreg;
 using namespace warpreg::test;
 
+namespace {
+
+struct ComaBench {
+  WrfContext wrf;
+  const CycleClock& clock;
+  ComaModule coma;
+  StubInitiator init;
+  StubTarget target;
+  explicit ComaBench(const std::vector<std::string>& sets = {})
+      : wrf("wrf-coma", sets),
+        clock(wrf.clock()),
+        coma("coma", wrf.context()),
+        init("init", clock),
+        target("target", clock) {
+    init.socket.bind(coma.target);
+    coma.initiator.bind(target.socket);
+  }
+};
+
+}  // namespace
+
 TEST_CASE("coma module: reads switch only the lanes of the collector's active mask",
           "[coma][module]") {
-  const WrfContext wrf("wrf-coma", {});
-  const CycleClock& clock = wrf.clock();
-  ComaModule coma("coma", wrf.context());
-  StubInitiator init("init", clock);
-  StubTarget target("target", clock);
-  init.socket.bind(coma.target);
-  coma.initiator.bind(target.socket);
-
-  struct Driver : sc_core::sc_module {
-    SC_HAS_PROCESS(Driver);
-    StubInitiator& init;
-    CycleClock clock;
-    Driver(sc_core::sc_module_name n, StubInitiator& i, const CycleClock& c)
-        : sc_module(n), init(i), clock(c) {
-      SC_THREAD(run);
-    }
-    void run() {
-      const LaneMask half = 0x0000ffffu;
-      sc_core::wait(clock.cycles(2));
-      // Collector 5 gets a warp with 16 active threads; its destination wake follows.
-      init.send(RfAccessKind::Wake, 9, 5, half, 0, 0);
-      init.send(RfAccessKind::Wake, 10, 5, half, 0, 1);
-      for (unsigned l = 0; l < kWarpSize; ++l) init.buffer.lane[l] = 0xdead;
-      const sc_core::sc_time delay = init.send(RfAccessKind::Read, 4, 5, half);
-      CHECK(init.last_response == tlm::TLM_OK_RESPONSE);
-      CHECK(init.buffer.lane[3] == 403);
-      CHECK(init.buffer.lane[20] == 0xdead);  // inactive lane: not read
-      sc_core::wait(delay);
-      CHECK(sc_core::sc_time_stamp() == clock.cycles(3));  // no time added
-      // A writeback carries the scoreboard's mask.
-      sc_core::wait(init.send(RfAccessKind::Write, 9, 0, 0x000000ffu));
-      CHECK(sc_core::sc_time_stamp() == clock.cycles(4));
-    }
-  } driver("driver", init, clock);
-  sc_core::sc_start();
-
-  REQUIRE(target.seen.size() == 4);
-  CHECK(target.seen[2].kind == RfAccessKind::Read);
-  CHECK(target.seen[2].read_lanes == 0x0000ffffu);
-  CHECK(coma.core().entry(5) == 0x0000ffffu);
-  const nlohmann::json s = coma.stats(10);
+  ComaBench bench;
+  const CycleClock& clock = bench.clock;
+  StubInitiator& init = bench.init;
+  run_thread([&] {
+    const LaneMask half = 0x0000ffffu;
+    sc_core::wait(clock.cycles(2));
+    // Collector 5 gets a warp with 16 active threads; its destination wake follows.
+    init.send(RfAccessKind::Wake, 9, 5, half, 0, 0);
+    init.send(RfAccessKind::Wake, 10, 5, half, 0, 1);
+    for (unsigned l = 0; l < kWarpSize; ++l) init.buffer.lane[l] = 0xdead;
+    const sc_core::sc_time delay = init.send(RfAccessKind::Read, 4, 5, half);
+    CHECK(init.last_response == tlm::TLM_OK_RESPONSE);
+    CHECK(init.buffer.lane[3] == 403);
+    CHECK(init.buffer.lane[20] == 0xdead);  // inactive lane: not read
+    sc_core::wait(delay);
+    CHECK(sc_core::sc_time_stamp() == clock.cycles(3));  // no time added
+    // A writeback carries the scoreboard's mask.
+    sc_core::wait(init.send(RfAccessKind::Write, 9, 0, 0x000000ffu));
+    CHECK(sc_core::sc_time_stamp() == clock.cycles(4));
+  });
+  const std::vector<StubTarget::Seen>& seen = bench.target.seen;
+  REQUIRE(seen.size() == 4);
+  CHECK(seen[2].kind == RfAccessKind::Read);
+  CHECK(seen[2].read_lanes == 0x0000ffffu);
+  CHECK(bench.coma.core().entry(5) == 0x0000ffffu);
+  const nlohmann::json s = bench.coma.stats(10);
   CHECK(s["events"]["table_writes"] == 1);  // one per collector assignment
   CHECK(s["events"]["table_reads"] == 1);
   CHECK(s["lanes_accessed"] == 16 + 8);
   CHECK(s["lanes_gated"] == 16 + 24);
   CHECK(s["mask_mismatches"] == 0);
   CHECK(s["storage_bits"] == 512);
-  CHECK(coma.describe()["storage_bits"]["mask_table"] == 512);
-  check_declared(coma, s);
+  CHECK(bench.coma.describe()["storage_bits"]["mask_table"] == 512);
+  check_declared(bench.coma, s);
 }
 
 namespace {
@@ -66,34 +73,18 @@ namespace {
 // Two collectors with disjoint active masks read registers of the same bank in the
 // same cycle; returns the cycles the banks saw the two reads.
 std::vector<uint64_t> two_disjoint_reads_of_one_bank(const std::vector<std::string>& sets) {
-  const WrfContext wrf("wrf-coma", sets);
-  const CycleClock& clock = wrf.clock();
-  ComaModule coma("coma", wrf.context());
-  StubInitiator init("init", clock);
-  StubTarget target("target", clock);
-  init.socket.bind(coma.target);
-  coma.initiator.bind(target.socket);
-
-  struct Driver : sc_core::sc_module {
-    SC_HAS_PROCESS(Driver);
-    StubInitiator& init;
-    CycleClock clock;
-    Driver(sc_core::sc_module_name n, StubInitiator& i, const CycleClock& c)
-        : sc_module(n), init(i), clock(c) {
-      SC_THREAD(run);
-    }
-    void run() {
-      sc_core::wait(clock.cycles(2));
-      init.send(RfAccessKind::Wake, kNoPhysical, 1, 0x0000ffffu, 0, 0);
-      init.send(RfAccessKind::Wake, kNoPhysical, 2, 0xffff0000u, 0, 0);
-      // Entries 0 and 16 share bank 0 (arch_reg 0, warp slot 0 of the stub).
-      init.send(RfAccessKind::Read, 0, 1, 0x0000ffffu);
-      init.send(RfAccessKind::Read, 16, 2, 0xffff0000u);
-    }
-  } driver("driver", init, clock);
-  sc_core::sc_start();
+  ComaBench bench(sets);
+  StubInitiator& init = bench.init;
+  run_thread([&] {
+    sc_core::wait(bench.clock.cycles(2));
+    init.send(RfAccessKind::Wake, kNoPhysical, 1, 0x0000ffffu, 0, 0);
+    init.send(RfAccessKind::Wake, kNoPhysical, 2, 0xffff0000u, 0, 0);
+    // Entries 0 and 16 share bank 0 (arch_reg 0, warp slot 0 of the stub).
+    init.send(RfAccessKind::Read, 0, 1, 0x0000ffffu);
+    init.send(RfAccessKind::Read, 16, 2, 0xffff0000u);
+  });
   std::vector<uint64_t> cycles;
-  for (const auto& seen : target.seen)
+  for (const auto& seen : bench.target.seen)
     if (seen.kind == RfAccessKind::Read) cycles.push_back(seen.cycle);
   return cycles;
 }
@@ -111,66 +102,47 @@ TEST_CASE("coma module: without bank ports disjoint masks share a cycle", "[coma
 
 TEST_CASE("coma module: bad payloads and unknown collectors get error responses",
           "[coma][module]") {
-  const WrfContext wrf("wrf-coma", {});
-  ComaModule coma("coma", wrf.context());
-  StubInitiator init("init", wrf.clock());
-  StubTarget target("target", wrf.clock());
-  init.socket.bind(coma.target);
-  coma.initiator.bind(target.socket);
-  struct Driver : sc_core::sc_module {
-    SC_HAS_PROCESS(Driver);
-    StubInitiator& init;
-    Driver(sc_core::sc_module_name n, StubInitiator& i) : sc_module(n), init(i) { SC_THREAD(run); }
-    void run() {
-      CHECK(init.send_without_extension() == tlm::TLM_GENERIC_ERROR_RESPONSE);
-      CHECK(init.send_short_read(3) == tlm::TLM_BURST_ERROR_RESPONSE);
-      init.send(RfAccessKind::Read, 3, /*collector=*/16);  // the SM has 16 (0..15)
-      CHECK(init.last_response == tlm::TLM_GENERIC_ERROR_RESPONSE);
-      init.send(RfAccessKind::Read, 3, /*collector=*/15);
-      CHECK(init.last_response == tlm::TLM_OK_RESPONSE);
-    }
-  } driver("driver", init);
-  sc_core::sc_start();
-  CHECK(target.seen.size() == 1);
-  CHECK(coma.core().config().entries == wrf.context().machine.collector_units);
+  ComaBench bench;
+  StubInitiator& init = bench.init;
+  run_thread([&] {
+    CHECK(init.send_without_extension() == tlm::TLM_GENERIC_ERROR_RESPONSE);
+    CHECK(init.send_short_read(3) == tlm::TLM_BURST_ERROR_RESPONSE);
+    init.send(RfAccessKind::Read, 3, /*collector=*/16);  // the SM has 16 (0..15)
+    CHECK(init.last_response == tlm::TLM_GENERIC_ERROR_RESPONSE);
+    init.send(RfAccessKind::Read, 3, /*collector=*/15);
+    CHECK(init.last_response == tlm::TLM_OK_RESPONSE);
+  });
+  CHECK(bench.target.seen.size() == 1);
+  CHECK(bench.coma.core().config().entries == bench.wrf.context().machine.collector_units);
 }
 
 // Warped-Compression (a codec) before COMA packs a compressed register into its first
 // slices and narrows read_lanes to them: COMA must not cut the image by the active mask.
 TEST_CASE("coma module: a read a codec narrowed keeps the codec's lanes", "[coma][module]") {
-  const WrfContext wrf("wrf-coma", {});
-  ComaModule coma("coma", wrf.context());
-  StubInitiator init("init", wrf.clock());
-  StubTarget target("target", wrf.clock());
-  init.socket.bind(coma.target);
-  coma.initiator.bind(target.socket);
-  struct Driver : sc_core::sc_module {
-    SC_HAS_PROCESS(Driver);
-    StubInitiator& init;
-    Driver(sc_core::sc_module_name n, StubInitiator& i) : sc_module(n), init(i) { SC_THREAD(run); }
-    void run() {
-      init.send(RfAccessKind::Wake, kNoPhysical, 3, 0xffff0000u, 0, 0);
-      tlm::tlm_generic_payload& p = init.txn.prepare(RfAccessKind::Read, &init.buffer);
-      RfAccess& a = init.txn.access();
-      a.phys_reg = 7;
-      a.collector = 3;
-      a.active_mask = 0xffff0000u;
-      a.read_lanes = 0x000000ffu;  // the image's slices
-      sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
-      init.socket->b_transport(p, delay);
-      CHECK(p.is_response_ok());
-      init.send(RfAccessKind::Read, 8, 3, 0xffff0000u);  // lane-aligned: gated by the mask
-      // A read of all lanes naming collector 3 (a stage's own, as RFV's spill): the
-      // entry would cut lanes it needs, so it goes whole.
-      init.send(RfAccessKind::Read, 9, 3, kFullMask);
-    }
-  } driver("driver", init);
-  sc_core::sc_start();
-  REQUIRE(target.seen.size() == 4);
-  CHECK(target.seen[1].read_lanes == 0x000000ffu);
-  CHECK(target.seen[2].read_lanes == 0xffff0000u);
-  CHECK(target.seen[3].read_lanes == kFullMask);
-  const nlohmann::json s = coma.stats(5);
+  ComaBench bench;
+  StubInitiator& init = bench.init;
+  run_thread([&] {
+    init.send(RfAccessKind::Wake, kNoPhysical, 3, 0xffff0000u, 0, 0);
+    tlm::tlm_generic_payload& p = init.txn.prepare(RfAccessKind::Read, &init.buffer);
+    RfAccess& a = init.txn.access();
+    a.phys_reg = 7;
+    a.collector = 3;
+    a.active_mask = 0xffff0000u;
+    a.read_lanes = 0x000000ffu;  // the image's slices
+    sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
+    init.socket->b_transport(p, delay);
+    CHECK(p.is_response_ok());
+    init.send(RfAccessKind::Read, 8, 3, 0xffff0000u);  // lane-aligned: gated by the mask
+    // A read of all lanes naming collector 3 (a stage's own, as RFV's spill): the
+    // entry would cut lanes it needs, so it goes whole.
+    init.send(RfAccessKind::Read, 9, 3, kFullMask);
+  });
+  const std::vector<StubTarget::Seen>& seen = bench.target.seen;
+  REQUIRE(seen.size() == 4);
+  CHECK(seen[1].read_lanes == 0x000000ffu);
+  CHECK(seen[2].read_lanes == 0xffff0000u);
+  CHECK(seen[3].read_lanes == kFullMask);
+  const nlohmann::json s = bench.coma.stats(5);
   CHECK(s["ungated_reads"] == 2);
   CHECK(s["mask_mismatches"] == 1);
   CHECK(s["events"]["table_reads"] == 3);

@@ -30,18 +30,6 @@ struct TricBench {
   power::PowerState cell(uint32_t phys) const { return wrf.bench.power_map().state_of(phys, 0); }
 };
 
-/// Runs `body` in an SC_THREAD, then the simulation to its end.
-template <typename Body>
-void run_thread(Body body) {
-  struct Driver : sc_core::sc_module {
-    Body body;
-    SC_HAS_PROCESS(Driver);
-    Driver(sc_core::sc_module_name n, Body b) : sc_module(n), body(std::move(b)) { SC_THREAD(run); }
-    void run() { body(); }
-  } driver("driver", std::move(body));
-  sc_core::sc_start();
-}
-
 }  // namespace
 
 TEST_CASE("tric module: a drowsy source is read after the unhidden wake-up cycles",

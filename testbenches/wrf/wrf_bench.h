@@ -32,6 +32,18 @@ inline void check_declared(const ReportingBlock& block, const nlohmann::json& st
   }
 }
 
+/// Runs `body` in an SC_THREAD, then the simulation to its end.
+template <typename Body>
+void run_thread(Body body) {
+  struct Driver : sc_core::sc_module {
+    Body body;
+    SC_HAS_PROCESS(Driver);
+    Driver(sc_core::sc_module_name n, Body b) : sc_module(n), body(std::move(b)) { SC_THREAD(run); }
+    void run() { body(); }
+  } driver("driver", std::move(body));
+  sc_core::sc_start();
+}
+
 /// What a WRF block sees when it is elaborated (DesignContext), without the platform.
 struct WrfContext {
   Params params;
