@@ -4,19 +4,15 @@
 
 namespace warpreg {
 
-void declare_regmutex_params(std::vector<ParamSpec>& out);
-
 void warpreg_register_design_regmutex(DesignRegistry& registry) {
   registry.add(DesignSpec{
       "regmutex",
       "RegMutex: shared-register-pool allocator, base/extended mapping, paired warps, OWF",
       "seed 003 (Khorasani et al., RegMutex)",
       {"register names (architected -> physical mapping)"},
-      declare_regmutex_params,
+      [](std::vector<ParamSpec>& out) { RegMutexParams().declare(out); },
       [](DesignAssembly& assembly) {
-        const DesignContext& c = assembly.context();
-        assembly.add_stage<RegMutexStage>(PathSlot::Translation, "regmutex",
-                                          RegMutexConfig::from(c.params), c);
+        assembly.add_stage<RegMutexStage>(PathSlot::Translation, "regmutex", assembly.context());
       },
       {"regmutex"}});
 }

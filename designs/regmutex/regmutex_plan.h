@@ -7,11 +7,39 @@
 #include <unordered_map>
 #include <vector>
 
+#include "common/param_set.h"
 #include "common/register_set.h"
 #include "modules/interfaces/occupancy.h"
 #include "modules/regmutex/regmutex_core.h"
 
 namespace warpreg {
+
+/// RegMutex's parameters (regmutex.*): the mode picks the allocator hardware, |E_s|
+/// the compiler's sizing.
+struct RegMutexParams : ParamSet {
+  explicit RegMutexParams(const Params* values = nullptr) : ParamSet("regmutex", values) {}
+  Choice<RegMutexMode> mode{
+      this,
+      "mode",
+      RegMutexMode::Shared,
+      {{"shared", RegMutexMode::Shared},
+       {"paired", RegMutexMode::Paired},
+       {"owf", RegMutexMode::Owf}},
+      "Register time-sharing (design regmutex): shared = RegMutex, extended sets from a shared "
+      "register pool any warp may take (SRP bitmask + LUT); paired = the paired-warps "
+      "specialisation (2|B_s| + |E_s| per pair of warps); owf = Jatala et al.'s resource sharing "
+      "with owner-warp-first, one acquire per lifetime, the Figure 9 comparison.",
+      "seed 003 §III-B (SRP allocator), §III-C (paired warps), §IV-C (OWF [7])"};
+  Param<uint32_t> extended_regs{
+      this,
+      "extended_regs",
+      0,
+      {0, 254},
+      "registers",
+      "|E_s| per thread; 0: the compiler's sizing pass chooses it (§III-A2). A forced value that "
+      "breaks a deadlock rule is a configuration error.",
+      "seed 003 §IV-D: |E_s| set by hand to 2..12 for Figures 10-11"};
+};
 
 /// The |E_s| fractions of the paper, in percent of the registers per thread.
 constexpr uint32_t kRegMutexFractionsPercent[] = {10, 15, 20, 25, 30, 35};

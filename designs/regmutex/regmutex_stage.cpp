@@ -10,43 +10,25 @@
 
 namespace warpreg {
 
-RegMutexConfig RegMutexConfig::from(const Params& p) {
-  RegMutexConfig c;
-  const std::string& mode = p.text("regmutex.mode");
-  c.mode = mode == "shared"   ? RegMutexMode::Shared
-           : mode == "paired" ? RegMutexMode::Paired
-           : mode == "owf"    ? RegMutexMode::Owf
-                              : RegMutexMode::Off;
-  c.forced_es = static_cast<uint32_t>(p.integer("regmutex.extended_regs"));
-  return c;
-}
+WARPREG_REGISTER_STATS(RegMutexStats);
 
 namespace {
 
-RegMutexPlan make_plan(const RegMutexConfig& config, const DesignContext& context) {
-  return *context.require<RegMutexPlan>(kRegMutexPlan,
-                                        "regmutex.mode = " + std::string(to_string(config.mode)),
-                                        "its acquire regions");
+RegMutexPlan make_plan(const RegMutexParams& params, const DesignContext& context) {
+  return *context.require<RegMutexPlan>(
+      kRegMutexPlan, "regmutex.mode = " + std::string(params.mode.text()), "its acquire regions");
 }
 
 }  // namespace
 
-RegMutexStage::RegMutexStage(sc_core::sc_module_name name, const RegMutexConfig& config,
-                             const DesignContext& context)
+RegMutexStage::RegMutexStage(sc_core::sc_module_name name, const DesignContext& context)
     : OperandStage(name),
-      config_(config),
-      plan_(make_plan(config, context)),
-      allocator_(plan_.geometry),
+      params_(&context.params),
+      clock_(context.clock),
+      plan_(make_plan(params_, context)),
+      allocator_("srp_allocator", plan_.geometry, context.tech, context.clock),
       warps_(context.machine.limits.max_warps),
-      energy_("regmutex", context.clock.ns_per_cycle()) {
-  // The seeds give no energy for these few hundred bits of state: counted only.
-  acquire_event_ = energy_.add_event(
-      "acquires", "acquire instructions that took a section (FFZ, LUT and bitmask writes)", 0.0);
-  release_event_ =
-      energy_.add_event("releases", "release instructions (LUT read, bitmask writes)", 0.0);
-  mapping_event_ = energy_.add_event("extended_mappings",
-                                     "operand accesses mapped through the LUT into the SRP", 0.0);
-}
+      energy_(this->name(), context.clock.ns_per_cycle()) {}
 
 // ---------------------------------------------------------------- issue stage
 
@@ -54,17 +36,18 @@ void RegMutexStage::failed_try(WarpState& w, uint64_t now) {
   if (w.first_try == ~uint64_t(0)) w.first_try = now;
   if (w.last_failed == now) return;  // the SM may ask again in the same cycle
   w.last_failed = now;
-  ++counters_.failed_attempts;
+  ++stats_.failed_acquire_attempts;
 }
 
-void RegMutexStage::took_section(WarpState& w, uint64_t now) {
-  ++counters_.acquires;
+void RegMutexStage::took_section(uint32_t slot, WarpState& w, uint64_t now) {
+  ++stats_.acquires;
   if (w.first_try == ~uint64_t(0))
-    ++counters_.first_try_acquires;
+    ++stats_.first_try_acquires;
   else
-    counters_.acquire_wait_cycles += now - w.first_try;
+    stats_.acquire_wait_cycles += now - w.first_try;
   w.first_try = ~uint64_t(0);
-  energy_.count(acquire_event_);
+  send_range(RfAccessKind::Launch, slot, allocator_.extended_base(slot), plan_.geometry.es,
+             delay_of(now));
 }
 
 IssueVerdict RegMutexStage::before_issue(uint32_t slot, uint32_t cta_slot, uint32_t /*index*/,
@@ -73,47 +56,50 @@ IssueVerdict RegMutexStage::before_issue(uint32_t slot, uint32_t cta_slot, uint3
   WarpState& w = warps_[slot];
   const bool needs = plan_.regions.in_acquire_state(inst.pc);
   const bool holds = allocator_.holds(slot);
-  if (config_.mode == RegMutexMode::Owf) {
+  if (params_.mode == RegMutexMode::Owf) {
     // Jatala et al. check the lock at the register access: no instruction of its own.
     if (!needs || holds) return IssueVerdict::Issue;
-    if (allocator_.acquire(slot, cta_slot) == AcquireOutcome::NoSection) {
+    if (allocator_.acquire(slot, cta_slot, now) == AcquireOutcome::NoSection) {
       failed_try(w, now);
       return IssueVerdict::Wait;
     }
-    took_section(w, now);
+    took_section(slot, w, now);
     return IssueVerdict::Issue;
   }
   if (needs) {
     if (holds) return IssueVerdict::Issue;
-    if (allocator_.acquire(slot, cta_slot) == AcquireOutcome::NoSection) {
+    if (allocator_.acquire(slot, cta_slot, now) == AcquireOutcome::NoSection) {
       failed_try(w, now);
       return IssueVerdict::Wait;
     }
-    took_section(w, now);
+    took_section(slot, w, now);
     return IssueVerdict::Metadata;
   }
   if (!holds) return IssueVerdict::Issue;
   // The release waits for the region's last writes to its extended registers.
   if (w.pending_extended_writes > 0) {
-    if (w.last_failed != now) ++counters_.release_waits;
+    if (w.last_failed != now) ++stats_.release_waits;
     w.last_failed = now;
     return IssueVerdict::Wait;
   }
+  const uint32_t section = allocator_.extended_base(slot);
   allocator_.release(slot);
-  ++counters_.releases;
-  energy_.count(release_event_);
+  ++stats_.releases;
+  send_range(RfAccessKind::Retire, slot, section, plan_.geometry.es, delay_of(now));
   return IssueVerdict::Metadata;
 }
 
 void RegMutexStage::issued(uint32_t slot, uint32_t /*cta_slot*/, const WarpInst& inst,
                            uint64_t /*now*/) {
   if (!plan_.applied) return;
-  const uint8_t flags = plan_.regions.flags(inst.pc);
-  ++counters_.issued;
-  counters_.acquire_state_issued += (flags & RegMutexRegions::kAcquireState) != 0;
-  counters_.over_base_issued += (flags & RegMutexRegions::kOverBase) != 0;
+  const RegMutexRegions& r = plan_.regions;
+  const uint8_t flags = r.flags(inst.pc);
+  ++issued_;
+  acquire_state_issued_ += (flags & RegMutexRegions::kAcquireState) != 0;
+  over_base_issued_ += (flags & RegMutexRegions::kOverBase) != 0;
   for (unsigned k = 0; k < inst.num_dst; ++k)
-    if (inst.dst[k] != kZeroRegister && plan_.regions.index_of[inst.dst[k]] >= plan_.geometry.bs)
+    if (inst.dst[k] != kZeroRegister && inst.dst[k] < r.index_of.size() &&
+        r.index_of[inst.dst[k]] >= plan_.geometry.bs)
       ++warps_[slot].pending_extended_writes;
 }
 
@@ -123,11 +109,11 @@ void RegMutexStage::cta_finished(uint32_t cta_slot, uint64_t /*now*/) {
 
 std::string RegMutexStage::wait_report() const {
   if (!plan_.applied) return {};
-  std::string out = "  regmutex (" + std::string(to_string(config_.mode)) +
-                    "): " + std::to_string(allocator_.free_sections()) + " free sections; holders:";
+  const RegMutexAllocator& core = allocator_.core();
+  std::string out = "  regmutex (" + std::string(params_.mode.text()) +
+                    "): " + std::to_string(core.free_sections()) + " free sections; holders:";
   for (uint32_t w = 0; w < warps_.size(); ++w)
-    if (allocator_.holds(w))
-      out += " " + std::to_string(w) + "->" + std::to_string(allocator_.section_of(w));
+    if (core.holds(w)) out += " " + std::to_string(w) + "->" + std::to_string(core.section_of(w));
   out += "; waiting to acquire:";
   for (uint32_t w = 0; w < warps_.size(); ++w)
     if (warps_[w].first_try != ~uint64_t(0)) out += " " + std::to_string(w);
@@ -136,45 +122,87 @@ std::string RegMutexStage::wait_report() const {
 
 // ---------------------------------------------------------------- operand path
 
-void RegMutexStage::b_transport(tlm::tlm_generic_payload& payload, sc_core::sc_time& delay) {
-  RfAccess& a = rf_access_of(payload);
+sc_core::sc_time RegMutexStage::delay_of(uint64_t now) const {
+  const uint64_t at = now * clock_.ticks_per_cycle();
+  const uint64_t stamp = sc_core::sc_time_stamp().value();
+  return sc_core::sc_time::from_value(at > stamp ? at - stamp : 0);
+}
+
+void RegMutexStage::send_range(RfAccessKind kind, uint32_t slot, uint32_t first, uint32_t count,
+                               sc_core::sc_time delay) {
+  tlm::tlm_generic_payload& payload = range_txn_.prepare(kind, nullptr);
+  RfAccess& a = range_txn_.access();
+  a.warp_slot = static_cast<uint16_t>(slot);
+  a.cta_slot = warps_[slot].cta_slot;
+  a.arch_reg = kZeroRegister;
+  a.phys_reg = first;
+  a.regs_per_warp = count;
+  initiator->b_transport(payload, delay);
+}
+
+bool RegMutexStage::map(tlm::tlm_generic_payload& payload, RfAccess& a) {
   const uint16_t slot = a.warp_slot;
-  switch (a.kind) {
-    case RfAccessKind::Launch:
-    case RfAccessKind::Retire:
-      if (a.kind == RfAccessKind::Launch) {
-        warps_[slot] = WarpState{};
-      } else if (allocator_.holds(slot)) {
-        allocator_.warp_exited(slot);
-        ++counters_.released_at_exit;
-      }
-      // Stages after this one see the warp's own allocation: its base set, one
-      // contiguous range in every mode (the SRP sections belong to no warp).
-      if (plan_.applied) {
-        a.phys_reg = allocator_.physical(slot, 0);
-        a.regs_per_warp = plan_.geometry.bs;
-      }
-      break;
-    case RfAccessKind::Read:
-    case RfAccessKind::Write: {
-      if (!plan_.applied) break;  // the SM's direct mapping stands
-      const uint32_t x = plan_.regions.index_of[a.arch_reg];
-      if (x >= plan_.geometry.bs) {
-        if (!allocator_.holds(slot))
-          throw std::logic_error("regmutex: warp slot " + std::to_string(slot) + " accesses R" +
-                                 std::to_string(a.arch_reg) +
-                                 " of its extended set without holding a section");
-        ++counters_.extended_accesses;
-        energy_.count(mapping_event_);
-        if (a.kind == RfAccessKind::Write) --warps_[slot].pending_extended_writes;
-      } else {
-        ++counters_.base_accesses;
-      }
-      a.phys_reg = allocator_.physical(slot, x);
-      break;
+  const std::vector<uint16_t>& index_of = plan_.regions.index_of;
+  const bool known = slot < warps_.size() && a.arch_reg < index_of.size();
+  const uint32_t x = known ? index_of[a.arch_reg] : 0;
+  const bool extended = x >= plan_.geometry.bs;
+  if (!known || (extended && !allocator_.holds(slot))) {
+    // No physical location: a register beyond the kernel's, or an extended register of
+    // a warp that holds no section (the regions would be wrong).
+    ++stats_.unmapped_accesses;
+    payload.set_response_status(tlm::TLM_ADDRESS_ERROR_RESPONSE);
+    return false;
+  }
+  if (a.kind != RfAccessKind::Wake) {
+    if (extended) {
+      ++stats_.extended_accesses;
+      if (a.kind == RfAccessKind::Write) --warps_[slot].pending_extended_writes;
+    } else {
+      ++stats_.base_accesses;
     }
-    default:
-      break;
+  }
+  a.phys_reg = allocator_.physical(slot, x);
+  return true;
+}
+
+void RegMutexStage::b_transport(tlm::tlm_generic_payload& payload, sc_core::sc_time& delay) {
+  RfAccess* access = checked_rf_access(payload);
+  if (!access) return;
+  RfAccess& a = *access;
+  // Without RegMutex (|E_s| = 0) the SM's direct names and allocation stand.
+  if (plan_.applied) {
+    const uint16_t slot = a.warp_slot;
+    switch (a.kind) {
+      case RfAccessKind::Launch:
+      case RfAccessKind::Retire:
+        if (slot >= warps_.size()) {
+          payload.set_response_status(tlm::TLM_ADDRESS_ERROR_RESPONSE);
+          return;
+        }
+        if (a.kind == RfAccessKind::Launch) {
+          warps_[slot] = WarpState{};
+          warps_[slot].cta_slot = a.cta_slot;
+        } else if (allocator_.holds(slot)) {
+          const uint32_t section = allocator_.extended_base(slot);
+          allocator_.warp_exited(slot);
+          ++stats_.released_at_exit;
+          send_range(RfAccessKind::Retire, slot, section, plan_.geometry.es, delay);
+        }
+        // The warp's own allocation is its base set, one contiguous range in every mode.
+        a.phys_reg = allocator_.core().physical(slot, 0);
+        a.regs_per_warp = plan_.geometry.bs;
+        break;
+      case RfAccessKind::Wake:
+        // A collector assignment without a destination names no register.
+        if (a.phys_reg != kNoPhysical && !map(payload, a)) return;
+        break;
+      case RfAccessKind::Read:
+      case RfAccessKind::Write:
+        if (!map(payload, a)) return;
+        break;
+      default:
+        break;
+    }
   }
   initiator->b_transport(payload, delay);
 }
@@ -183,72 +211,57 @@ void RegMutexStage::b_transport(tlm::tlm_generic_payload& payload, sc_core::sc_t
 
 nlohmann::json RegMutexStage::stats(uint64_t end_cycle) {
   energy_.finish(end_cycle);
-  nlohmann::json j = energy_.to_json();
   const RegMutexGeometry& g = plan_.geometry;
-  j["storage_bits"] = describe()["storage_bits"]["total"];
-  j["mode"] = to_string(config_.mode);
-  j["applied"] = plan_.applied;
-  j["decision"] = plan_.decision;
-  j["base_regs"] = plan_.applied ? g.bs : plan_.occupancy.regs_per_thread;
-  j["extended_regs"] = plan_.applied ? g.es : 0;
-  j["sections"] = plan_.applied && config_.mode == RegMutexMode::Shared ? g.sections : 0;
-  j["baseline_warps"] = plan_.baseline.warps();
-  j["resident_warps"] = plan_.occupancy.warps();
-  j["acquires"] = counters_.acquires;
-  j["first_try_acquires"] = counters_.first_try_acquires;
-  j["acquire_success_rate"] =
-      counters_.acquires ? double(counters_.first_try_acquires) / double(counters_.acquires) : 1.0;
-  j["failed_acquire_attempts"] = counters_.failed_attempts;
-  j["acquire_wait_cycles"] = counters_.acquire_wait_cycles;
-  j["releases"] = counters_.releases;
-  j["release_waits"] = counters_.release_waits;
-  j["released_at_exit"] = counters_.released_at_exit;
-  j["base_accesses"] = counters_.base_accesses;
-  j["extended_accesses"] = counters_.extended_accesses;
-  const double issued = double(std::max<uint64_t>(counters_.issued, 1));
-  j["acquire_state_fraction"] = double(counters_.acquire_state_issued) / issued;
-  j["over_base_fraction"] = double(counters_.over_base_issued) / issued;
+  RegMutexStats& s = stats_;
+  s.mode.set(params_.mode.text());
+  s.applied.set(plan_.applied);
+  s.decision.set(plan_.decision);
+  s.base_regs.set(plan_.applied ? g.bs : plan_.occupancy.regs_per_thread);
+  s.extended_regs.set(plan_.applied ? g.es : 0);
+  s.sections.set(plan_.applied && params_.mode == RegMutexMode::Shared ? g.sections : 0);
+  s.baseline_warps.set(plan_.baseline.warps());
+  s.resident_warps.set(plan_.occupancy.warps());
+  s.acquire_success_rate.set(s.acquires ? double(s.first_try_acquires) / double(s.acquires.value())
+                                        : 1.0);
+  const double issued = double(std::max<uint64_t>(issued_, 1));
+  s.acquire_state_fraction.set(double(acquire_state_issued_) / issued);
+  s.over_base_fraction.set(double(over_base_issued_) / issued);
   const RegMutexRegions& r = plan_.regions;
-  j["static"] = {{"instructions", r.instructions},
-                 {"acquire_state_instructions", r.acquire_state_instructions},
-                 {"over_base_instructions", r.over_base_instructions},
-                 {"acquire_points", r.acquire_points},
-                 {"release_points", r.release_points},
-                 {"barrier_live_registers", plan_.barrier_live}};
+  s.static_regions.set({{"instructions", r.instructions},
+                        {"acquire_state_instructions", r.acquire_state_instructions},
+                        {"over_base_instructions", r.over_base_instructions},
+                        {"acquire_points", r.acquire_points},
+                        {"release_points", r.release_points},
+                        {"barrier_live_registers", plan_.barrier_live}});
+  nlohmann::json j = energy_.to_json();
+  s.write(j);
   return j;
 }
 
 nlohmann::json RegMutexStage::describe() const {
-  const RegMutexAllocator::StorageBits s = allocator_.storage_bits();
+  const RegMutexAllocator::StorageBits s = allocator_.core().storage_bits();
   const RegMutexGeometry& g = allocator_.geometry();
-  nlohmann::json storage = {{"total", s.total()}};
-  if (s.warp_status) storage["warp_status_bitmask"] = s.warp_status;
-  if (s.srp_bitmask) storage["srp_bitmask"] = s.srp_bitmask;
-  if (s.lut) storage["lookup_table"] = s.lut;
-  if (s.pair_bitmask) storage["pair_bitmask"] = s.pair_bitmask;
-  if (s.owner) storage["cta_pair_locks"] = s.owner;
   // Register file virtualization's structures on the same SM, the paper's comparison
   // (§III-B1): a renaming table of N_w x 63 entries of log2(physical registers) bits and
   // one availability bit per physical register.
   uint32_t physical_bits = 0;
   while ((uint64_t{1} << physical_bits) < plan_.register_file) ++physical_bits;
   const uint64_t rfv_bits = uint64_t{g.max_warps} * 63 * physical_bits + plan_.register_file;
-  return {{"storage_bits", storage},
+  // The allocator's state is its child's (regmutex.srp_allocator); the stage's
+  // per-warp counts of extended writes in flight are the scoreboard's.
+  return {{"storage_bits", nlohmann::json::object()},
+          {"blocks", {allocator_.name()}},
           {"comparison",
-           {{"rfv_renaming_table_and_availability_bits", rfv_bits},
+           {{"srp_allocator_bits", s.total()},
+            {"rfv_renaming_table_and_availability_bits", rfv_bits},
             {"rfv_over_this_design", s.total() ? double(rfv_bits) / double(s.total()) : 0.0}}},
-          {"ports", {{"allocator", "one acquire or release per issue slot"}}},
-          {"latency_cycles", {{"mapping", 0}, {"acquire_or_release", 1}}},
-          {"parameters",
-           {{"mode", to_string(config_.mode)},
-            {"applied", plan_.applied},
-            {"max_warps", g.max_warps},
-            {"base_regs", g.bs},
-            {"extended_regs", g.es},
-            {"srp_sections", g.sections},
-            {"srp_offset", g.srp_offset},
-            {"forced_extended_regs", config_.forced_es},
-            {"decision", plan_.decision}}},
+          {"ports",
+           {{"target", "operand-path transactions from the collectors"},
+            {"initiator", "the same with physical names; Launch / Retire per physical range"},
+            {"issue_hook", "acquire and release at the issue stage (metadata instructions)"}}},
+          {"latency_cycles", {{"mapping", 0}}},
+          {"parameters", params_.to_json()},
+          {"plan", {{"applied", plan_.applied}, {"decision", plan_.decision}}},
           {"energy", energy_.describe()}};
 }
 

@@ -24,6 +24,7 @@ struct MachineShape {
   SmLimits limits;
   uint32_t memory_latency = 400;   ///< cycles of a load that misses: spill and fill traffic
   uint32_t load_hit_latency = 28;  ///< cycles of a load that hits the L1 data cache
+  uint32_t collector_units = 16;   ///< operand collector units of all types (collector.*)
 };
 
 struct DesignContext {

@@ -1,7 +1,8 @@
 #pragma once
 // The register file's organisation as every block on the operand path sees it: banks,
-// lane slices, entries and the bank mapping. The platform builds it once from rf.* and
-// hands it to the blocks, so that no block reads rf.* or re-implements the mapping.
+// lane slices, entries, the bank mapping and the banks' latencies. The platform builds
+// it once from rf.* and hands it to the blocks, so that no block reads rf.* or
+// re-implements the mapping.
 #include <cstdint>
 
 #include "common/warp_register.h"
@@ -18,6 +19,11 @@ struct RegFileGeometry {
   uint32_t lane_slices = 1;  ///< a warp register's 32 lanes split over this many slices
   uint32_t entries_per_bank = 64;
   BankMapping mapping = BankMapping::Gpgpusim;
+  /// Cycles from a bank's grant to the data at the collector (read) or to the value
+  /// being readable (write): a block after which the banks answer dates their service
+  /// from the completion (TRIC's content check).
+  uint32_t read_latency = 1;
+  uint32_t write_latency = 1;
 
   uint32_t physical_registers() const { return banks * entries_per_bank; }
   uint32_t slice_bytes() const { return kWarpRegisterBytes / lane_slices; }

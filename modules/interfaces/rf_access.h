@@ -95,6 +95,25 @@ inline RfAccess& rf_access_of(tlm::tlm_generic_payload& payload) {
   return *access;
 }
 
+/// The extension of a payload a stage received, or nullptr after answering what it
+/// cannot serve as the stage contract says (docs/composition.md): a payload without
+/// the extension gets TLM_GENERIC_ERROR_RESPONSE, a Read or Write whose data is not one
+/// 128-byte warp register TLM_BURST_ERROR_RESPONSE.
+inline RfAccess* checked_rf_access(tlm::tlm_generic_payload& payload) {
+  RfAccess* access = nullptr;
+  payload.get_extension(access);
+  if (!access) {
+    payload.set_response_status(tlm::TLM_GENERIC_ERROR_RESPONSE);
+    return nullptr;
+  }
+  const bool data = access->kind == RfAccessKind::Read || access->kind == RfAccessKind::Write;
+  if (data && (!payload.get_data_ptr() || payload.get_data_length() != kWarpRegisterBytes)) {
+    payload.set_response_status(tlm::TLM_BURST_ERROR_RESPONSE);
+    return nullptr;
+  }
+  return access;
+}
+
 /// The register value a payload carries.
 inline WarpRegister& register_of(tlm::tlm_generic_payload& payload) {
   return *reinterpret_cast<WarpRegister*>(payload.get_data_ptr());

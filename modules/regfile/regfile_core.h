@@ -12,9 +12,6 @@
 namespace warpreg {
 
 struct RegFileConfig : RegFileGeometry {
-  uint32_t read_latency = 1;   ///< cycles from grant to data at the collector
-  uint32_t write_latency = 1;  ///< cycles from grant to the value being readable
-
   /// Throws std::invalid_argument naming the offending field.
   void validate() const;
 };

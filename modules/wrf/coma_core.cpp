@@ -41,6 +41,15 @@ LaneMask ComaCore::read_mask(uint32_t collector, LaneMask expected) {
   return mask;
 }
 
+LaneMask ComaCore::read_ungated(LaneMask expected, LaneMask lanes, bool mismatch) {
+  ++counters_.table_reads;
+  ++counters_.ungated_reads;
+  if (mismatch) ++counters_.mismatches;
+  ++counters_.read_active_lanes[static_cast<unsigned>(__builtin_popcount(expected))];
+  account(lanes);
+  return lanes;
+}
+
 LaneMask ComaCore::write_mask(LaneMask scoreboard_mask) {
   ++counters_.writeback_masks;
   account(scoreboard_mask);

@@ -33,6 +33,11 @@ class ComaCore {
   /// (the mask the SM attached) checks that the table is in step with the
   /// collectors; a difference counts a mismatch.
   LaneMask read_mask(uint32_t collector, LaneMask expected);
+  /// A read the table does not gate: the word line switches `lanes` (a codec packed the
+  /// register into those slices, whose every bit is needed; or the whole register for a
+  /// read the collector's entry would cut, counted as a mismatch when `mismatch`). The
+  /// read counts by `expected`'s active lanes. Returns `lanes`.
+  LaneMask read_ungated(LaneMask expected, LaneMask lanes, bool mismatch);
   /// A writeback with the scoreboard's mask: the gating mask is that mask.
   LaneMask write_mask(LaneMask scoreboard_mask);
 
@@ -46,6 +51,7 @@ class ComaCore {
     uint64_t lanes_accessed = 0;  ///< lane segments switched (reads and writes)
     uint64_t lanes_gated = 0;     ///< lane segments kept idle (reads and writes)
     uint64_t mismatches = 0;      ///< table entry differed from the access's mask
+    uint64_t ungated_reads = 0;   ///< reads not gated by the mask (read_ungated)
     /// Operand reads by number of active lanes, 0..32 (seed 002 Figure 3 counts the same
     /// per warp instruction).
     std::array<uint64_t, kWarpSize + 1> read_active_lanes{};

@@ -7,43 +7,40 @@
 
 namespace warpreg {
 
-ComaConfig ComaModule::config_from(const Params& p) {
+WARPREG_REGISTER_STATS(ComaStats);
+
+namespace {
+ComaConfig coma_config(const MachineShape& machine) {
   ComaConfig c;
-  c.entries = static_cast<uint32_t>(p.integer("collector.sp") + p.integer("collector.sfu") +
-                                    p.integer("collector.mem"));
+  c.entries = machine.collector_units;  // seed 002 §5.1: one entry per collector unit
   return c;
 }
+}  // namespace
 
-ComaModule::ComaModule(sc_core::sc_module_name name, const Params& params,
-                       const power::TechTable& tech, const CycleClock& clock)
+ComaModule::ComaModule(sc_core::sc_module_name name, const DesignContext& context)
     : OperandStage(name),
-      core_(config_from(params)),
-      lane_slices_(static_cast<uint32_t>(params.integer("rf.lane_slices"))),
-      clock_(clock),
-      bank_ports_(params.flag("coma.bank_ports") && lane_slices_ > 1),
-      banks_(static_cast<uint32_t>(params.integer("rf.banks"))),
-      interleaved_(params.text("rf.bank_mapping") == "interleaved"),
-      energy_("coma", clock.ns_per_cycle()) {
+      params_(&context.params),
+      core_(coma_config(context.machine)),
+      regfile_(context.regfile),
+      clock_(context.clock),
+      bank_ports_(params_.bank_ports && regfile_.lane_slices > 1),
+      energy_(this->name(), context.clock.ns_per_cycle()) {
   if (bank_ports_) {
-    read_free_.assign(banks_, 0);
-    write_free_.assign(banks_, 0);
+    read_free_.assign(regfile_.banks, 0);
+    write_free_.assign(regfile_.banks, 0);
   }
-  const double pj = tech.value("coma_table_access");
+  const double pj = context.tech.value_for(this->name(), "coma_table_access");
   table_writes_ = energy_.add_event(
       "table_writes", "active-mask table writes (a warp assigned a collector unit)", pj);
   table_reads_ =
       energy_.add_event("table_reads", "active-mask table reads (one per operand read)", pj);
 }
 
-uint32_t ComaModule::bank_of(const RfAccess& a) const {
-  return interleaved_ ? a.phys_reg % banks_ : (uint32_t(a.arch_reg) + a.warp_slot) % banks_;
-}
-
 uint64_t ComaModule::take_bank_port(std::vector<uint64_t>& next_free, const RfAccess& a,
                                     sc_core::sc_time& delay) {
   // Registers outside the file are the banks' to refuse.
   if (a.phys_reg == kNoPhysical) return 0;
-  uint64_t& port = next_free[bank_of(a)];
+  uint64_t& port = next_free[regfile_.bank_of(a.phys_reg, a.warp_slot, a.arch_reg)];
   const uint64_t cycle = clock_.cycle_at(delay);
   const uint64_t grant = std::max(cycle, port);
   if (grant > cycle) delay += clock_.cycles(grant - cycle);
@@ -52,7 +49,17 @@ uint64_t ComaModule::take_bank_port(std::vector<uint64_t>& next_free, const RfAc
 }
 
 void ComaModule::b_transport(tlm::tlm_generic_payload& payload, sc_core::sc_time& delay) {
-  RfAccess& a = rf_access_of(payload);
+  RfAccess* access = checked_rf_access(payload);
+  if (!access) return;
+  RfAccess& a = *access;
+  const bool collector_access =
+      a.kind == RfAccessKind::Read || (a.kind == RfAccessKind::Wake && a.operand_slot == 0);
+  if (collector_access && a.collector != kNoCollector && a.collector >= core_.config().entries) {
+    // No such collector unit: no entry of the table to write or read (kNoCollector: a
+    // stage's own access, e.g. a register-file cache's fill).
+    payload.set_response_status(tlm::TLM_GENERIC_ERROR_RESPONSE);
+    return;
+  }
   switch (a.kind) {
     case RfAccessKind::Wake:
       // The first Wake of a collector assignment carries the warp's active mask.
@@ -62,9 +69,19 @@ void ComaModule::b_transport(tlm::tlm_generic_payload& payload, sc_core::sc_time
       }
       break;
     case RfAccessKind::Read:
-      // A register-file cache's fill is no collector's read: every lane is fetched.
+      // A read the SM sent is lane-aligned (all lanes): the mask gates it. One a codec
+      // before COMA narrowed is packed into those slices (a compressed image, or only
+      // the slices holding data): every bit of them is needed, so the gate is the codec's.
+      // The gate never cuts a lane the read needs: a read the collector's entry does not
+      // cover is not that collector's (a stage's own, as RFV's spill) and goes whole, and
+      // a register-file cache's fill is no collector's read at all: every lane is fetched.
       if (a.collector != kNoCollector) {
-        a.read_lanes &= core_.read_mask(a.collector, a.active_mask);
+        if (a.read_lanes != kFullMask)
+          core_.read_ungated(a.active_mask, a.read_lanes, false);
+        else if ((a.active_mask & ~core_.entry(a.collector)) != 0)
+          core_.read_ungated(a.active_mask, kFullMask, true);
+        else
+          a.read_lanes = core_.read_mask(a.collector, a.active_mask);
         energy_.count(table_reads_);
       }
       if (bank_ports_) {
@@ -116,22 +133,24 @@ nlohmann::json lane_breakdown(const std::array<uint64_t, kWarpSize + 1>& counts)
 
 nlohmann::json ComaModule::stats(uint64_t end_cycle) {
   energy_.finish(end_cycle);
-  nlohmann::json j = energy_.to_json();
-  j["storage_bits"] = core_.config().storage_bits();
   const ComaCore::Counters& c = core_.counters();
-  j["writeback_masks"] = c.writeback_masks;
-  j["lanes_accessed"] = c.lanes_accessed;
-  j["lanes_gated"] = c.lanes_gated;
-  j["mask_mismatches"] = c.mismatches;
-  j["read_active_lanes"] = c.read_active_lanes;
-  j["assigned_active_lanes"] = c.assigned_active_lanes;
-  j["reads_by_lanes"] = lane_breakdown(c.read_active_lanes);
-  j["instructions_by_lanes"] = lane_breakdown(c.assigned_active_lanes);
-  j["gated_share"] = gated_share();
-  if (bank_ports_)
-    j["bank_conflicts"] = {{"reads", conflicted_reads_},
-                           {"read_cycles", read_conflict_cycles_},
-                           {"writes", conflicted_writes_}};
+  ComaStats& s = stats_;
+  s.storage_bits.set(core_.config().storage_bits());
+  s.writeback_masks.set(c.writeback_masks);
+  s.lanes_accessed.set(c.lanes_accessed);
+  s.lanes_gated.set(c.lanes_gated);
+  s.mask_mismatches.set(c.mismatches);
+  s.ungated_reads.set(c.ungated_reads);
+  s.read_active_lanes.set({c.read_active_lanes.begin(), c.read_active_lanes.end()});
+  s.assigned_active_lanes.set({c.assigned_active_lanes.begin(), c.assigned_active_lanes.end()});
+  s.reads_by_lanes.set(lane_breakdown(c.read_active_lanes));
+  s.instructions_by_lanes.set(lane_breakdown(c.assigned_active_lanes));
+  s.gated_share.set(gated_share());
+  s.bank_conflicts.set({{"reads", conflicted_reads_},
+                        {"read_cycles", read_conflict_cycles_},
+                        {"writes", conflicted_writes_}});
+  nlohmann::json j = energy_.to_json();
+  s.write(j);
   return j;
 }
 
@@ -142,13 +161,20 @@ nlohmann::json ComaModule::describe() const {
            {{"entries", c.entries},
             {"bits_per_entry", kWarpSize},
             {"indexed_by", "operand collector unit"},
-            {"gated_segments_per_register", lane_slices_}}},
+            {"gated_segments_per_register", regfile_.lane_slices}}},
           {"ports",
-           {{"write", "two-level scheduler: active mask of the warp assigned a collector unit"},
-            {"read", "every operand read, by collector unit id"},
+           {{"target", "operand-path transactions from the collectors (Wake, Read, Write)"},
+            {"initiator",
+             "the same transactions towards the banks, reads narrowed to the "
+             "active lanes"},
+            {"table_write",
+             "two-level scheduler: active mask of the warp assigned a collector "
+             "unit (the first Wake)"},
+            {"table_read", "every operand read, by collector unit id"},
             {"writeback_mask", "scoreboard: the writeback's active mask"}}},
           {"latency_cycles", {{"table_access", 0}}},
-          {"parameters", {{"rf.lane_slices", lane_slices_}, {"coma.bank_ports", bank_ports_}}},
+          {"parameters", params_.to_json()},
+          {"one_port_per_bank", bank_ports_},
           {"energy", energy_.describe()}};
 }
 

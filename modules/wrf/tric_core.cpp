@@ -27,10 +27,10 @@ void TricConfig::validate() const {
 TricCore::TricCore(const TricConfig& config, TransitionSink& sink)
     : config_(config), sink_(sink), entries_(config.registers) {
   config_.validate();
-  std::vector<Pending> storage;
-  storage.reserve(4 * size_t(config.registers));
-  pending_ = decltype(pending_)(std::greater<Pending>(), std::move(storage));
-  for (std::vector<RingSleep>& bucket : ring_) bucket.reserve(16);
+  std::vector<PendingSleep> storage;
+  storage.reserve(size_t(config.registers));
+  pending_ = decltype(pending_)(std::greater<PendingSleep>(), std::move(storage));
+  for (std::vector<PendingSleep>& bucket : ring_) bucket.reserve(16);
 }
 
 TricCore::Entry& TricCore::entry(uint32_t reg) {
@@ -40,93 +40,100 @@ TricCore::Entry& TricCore::entry(uint32_t reg) {
   return entries_[reg];
 }
 
-void TricCore::push(uint64_t cycle, uint32_t reg, RegPower from, RegPower to, bool is_sleep) {
-  pending_.push(Pending{cycle, order_++, reg, entries_[reg].generation, from, to, is_sleep});
-}
-
-void TricCore::emit(uint64_t cycle, uint32_t reg, RegPower from, RegPower to) {
-  // Without look-ahead every change not dated in the future is dated now, nothing
-  // pending is earlier and the committed books agree with the entry's state: no
-  // queueing needed (the common case). Only sleeps wait, as they can be cancelled.
-  if (config_.lookahead == 0)
-    sink_.transition(from, to, cycle);
-  else
-    push(cycle, reg, from, to, false);
-}
-
-void TricCore::advance(uint64_t cycle) {
-  if (cycle < last_cycle_)
-    throw std::logic_error("TRIC: cycle " + std::to_string(cycle) + " after cycle " +
-                           std::to_string(last_cycle_));
-  last_cycle_ = cycle;
-  // A look-ahead wake may be dated `lookahead` cycles back: hold transitions that long.
-  if (cycle > config_.lookahead) commit(cycle - config_.lookahead - 1);
-}
-
-void TricCore::apply_sleep(uint32_t reg, uint32_t generation, uint64_t cycle) {
+uint64_t TricCore::emit(uint64_t cycle, uint32_t reg, RegPower from, RegPower to) {
+  // An entry changes state one change at a time: a call dated before the entry's
+  // previous change (it came late through a slower path) takes effect with it.
   Entry& e = entries_[reg];
-  if (generation != e.generation) return;  // cancelled: the entry was woken again
-  ++counters_.sleeps;
-  if (e.phase == RegPower::On && e.sleep_at == cycle) {
-    e.phase = RegPower::Drowsy;
-    e.drowsy_since = cycle;
-    e.sleep_at = kNone;
+  cycle = std::max({cycle, ring_next_, e.changed_at});
+  e.changed_at = cycle;
+  sink_.transition(reg, from, to, cycle);
+  return cycle;
+}
+
+uint64_t TricCore::advance(uint64_t cycle) {
+  if (cycle < ring_next_) {
+    ++counters_.late_calls;
+    cycle = ring_next_;
   }
-  sink_.transition(RegPower::On, RegPower::Drowsy, cycle);
+  if (cycle > latest_) {
+    latest_ = cycle;
+    // No later call can be dated more than reorder_window cycles before this one, nor
+    // its look-ahead wake `lookahead` cycles before that: older sleeps are final.
+    const uint64_t hold = uint64_t(config_.reorder_window) + config_.lookahead;
+    if (latest_ > hold) commit(latest_ - hold - 1);
+  }
+  return cycle;
+}
+
+void TricCore::settle_sleep(Entry& e, uint32_t reg) {
+  ++e.generation;  // the pending sleep is committed now instead, where nothing cancels it
+  ++counters_.sleeps;
+  emit(e.sleep_at, reg, RegPower::On, RegPower::Drowsy);
+  e.phase = RegPower::Drowsy;
+  e.drowsy_since = e.sleep_at;
+  e.sleep_at = kNone;
+}
+
+void TricCore::apply_sleep(const PendingSleep& s) {
+  Entry& e = entries_[s.reg];
+  // Cancelled: the entry was woken again, retired, or its sleep moved later.
+  if (s.generation != e.generation || e.phase != RegPower::On || e.sleep_at != s.cycle) return;
+  ++counters_.sleeps;
+  e.phase = RegPower::Drowsy;
+  e.drowsy_since = s.cycle;
+  e.sleep_at = kNone;
+  sink_.transition(s.reg, RegPower::On, RegPower::Drowsy, s.cycle);
 }
 
 void TricCore::drain_queue(uint64_t last) {
   while (!pending_.empty() && pending_.top().cycle <= last) {
-    const Pending p = pending_.top();
+    const PendingSleep s = pending_.top();
     pending_.pop();
-    if (p.is_sleep)
-      apply_sleep(p.reg, p.generation, p.cycle);
-    else
-      sink_.transition(p.from, p.to, p.cycle);
+    apply_sleep(s);
   }
 }
 
 void TricCore::commit(uint64_t last) {
-  // Sleeps in the ring, cycle by cycle; queued changes of the same or earlier cycles
-  // first. Sleeps of one cycle commute (each only moves an entry out of ON).
   for (uint64_t c = ring_next_; c <= last && ring_size_ > 0; ++c) {
-    drain_queue(c);
-    std::vector<RingSleep>& bucket = ring_[c % kRing];
-    for (const RingSleep& s : bucket) apply_sleep(s.reg, s.generation, c);
+    std::vector<PendingSleep>& bucket = ring_[c % kRing];
+    for (const PendingSleep& s : bucket) apply_sleep(s);
     ring_size_ -= bucket.size();
     bucket.clear();
   }
-  if (last >= ring_next_) ring_next_ = last + 1;
   drain_queue(last);
+  if (last >= ring_next_) ring_next_ = last + 1;
 }
 
 void TricCore::launch(uint32_t first, uint32_t count, uint64_t cycle) {
-  advance(cycle);
+  cycle = advance(cycle);
   for (uint32_t reg = first; reg < first + count; ++reg) {
     Entry& e = entry(reg);
     if (e.phase != RegPower::Off) continue;  // already allocated
-    emit(cycle, reg, RegPower::Off, RegPower::Drowsy);
+    const uint64_t at = emit(cycle, reg, RegPower::Off, RegPower::Drowsy);
     const uint32_t generation = e.generation;  // keeps cancelled sleeps cancelled
     e = Entry{};
     e.generation = generation;
     e.phase = RegPower::Drowsy;
-    e.drowsy_since = cycle;
+    e.drowsy_since = at;
+    e.changed_at = at;
     ++counters_.launches;
     counters_.peak_allocated = std::max(counters_.peak_allocated, ++counters_.allocated);
   }
 }
 
 void TricCore::retire(uint32_t first, uint32_t count, uint64_t cycle) {
-  advance(cycle);
+  cycle = advance(cycle);
   for (uint32_t reg = first; reg < first + count; ++reg) {
     Entry& e = entry(reg);
     if (e.phase == RegPower::Off) continue;
-    if (e.phase == RegPower::On && (e.held > 0 || e.sleep_at == kNone || e.sleep_at >= cycle)) {
+    const uint64_t at = std::max(cycle, e.changed_at);
+    if (e.phase == RegPower::On && (e.held > 0 || e.sleep_at == kNone || e.sleep_at >= at)) {
       ++e.generation;  // no pending sleep any more
-      emit(cycle, reg, RegPower::On, RegPower::Off);
+      emit(at, reg, RegPower::On, RegPower::Off);
     } else {
       // DROWSY, or ON with a sleep still pending before this cycle.
-      emit(cycle, reg, RegPower::Drowsy, RegPower::Off);
+      if (e.phase == RegPower::On) settle_sleep(e, reg);
+      emit(at, reg, RegPower::Drowsy, RegPower::Off);
     }
     e.phase = RegPower::Off;
     e.held = 0;
@@ -137,13 +144,14 @@ void TricCore::retire(uint32_t first, uint32_t count, uint64_t cycle) {
 }
 
 uint64_t TricCore::wake(uint32_t reg, uint64_t cycle, bool destination) {
-  advance(cycle);
+  cycle = advance(cycle);
   Entry& e = entry(reg);
   if (e.phase == RegPower::Off) {
     ++counters_.off_violations;
     return cycle;
   }
   uint64_t sent = cycle >= config_.lookahead ? cycle - config_.lookahead : 0;
+  sent = std::max(sent, ring_next_);
   if (e.phase == RegPower::On && (e.sleep_at == kNone || e.sleep_at >= sent)) {
     if (e.sleep_at != kNone) {
       ++e.generation;  // cancels the pending sleep: the entry stays ON
@@ -152,9 +160,12 @@ uint64_t TricCore::wake(uint32_t reg, uint64_t cycle, bool destination) {
     ++counters_.stay_on;
   } else {
     // DROWSY at `sent` (or since a sleep that is still pending): wake it.
-    const uint64_t since = e.phase == RegPower::On ? e.sleep_at : e.drowsy_since;
-    sent = std::max(sent, since);
-    emit(sent, reg, RegPower::Drowsy, RegPower::On);
+    uint64_t since = e.drowsy_since;
+    if (e.phase == RegPower::On) {
+      since = e.sleep_at;
+      settle_sleep(e, reg);
+    }
+    sent = emit(std::max(sent, since), reg, RegPower::Drowsy, RegPower::On);
     e.phase = RegPower::On;
     e.sleep_at = kNone;
     e.on_at = sent + config_.wakeup_latency;
@@ -195,15 +206,17 @@ void TricCore::check_access(Entry& e, uint64_t served) {
 
 void TricCore::schedule_sleep(Entry& e, uint32_t reg, uint64_t done) {
   if (e.phase != RegPower::On) return;
+  done = std::max({done, ring_next_, e.changed_at});
   if (e.sleep_at != kNone) {
     if (e.sleep_at >= done) return;  // another access keeps it ON longer
     ++e.generation;
   }
-  if (config_.lookahead == 0 && done >= ring_next_ && done - ring_next_ < kRing) {
-    ring_[done % kRing].push_back(RingSleep{reg, e.generation});
+  const PendingSleep sleep{done, reg, e.generation};
+  if (done - ring_next_ < kRing) {
+    ring_[done % kRing].push_back(sleep);
     ++ring_size_;
   } else {
-    push(done, reg, RegPower::On, RegPower::Drowsy, true);
+    pending_.push(sleep);
   }
   e.sleep_at = done;
 }

@@ -3,14 +3,15 @@
 #include <stdexcept>
 
 #include "common/errors.h"
-#include "common/params.h"
 #include "modules/interfaces/rf_access.h"
 #include "modules/wrf/coma_module.h"
-#include "power/tech_scaling.h"
 
 namespace warpreg {
 
+WARPREG_REGISTER_STATS(TricStats);
+
 namespace {
+
 power::PowerState power_state(RegPower s) {
   switch (s) {
     case RegPower::On:
@@ -25,18 +26,13 @@ power::PowerState power_state(RegPower s) {
 
 /// Bits of state per register entry: ON, DROWSY or OFF.
 constexpr uint32_t kStateBits = 2;
-}  // namespace
 
-TricConfig TricModule::config_from(const Params& p) {
+TricConfig tric_config(const TricParams& p, const RegFileGeometry& regfile) {
   TricConfig c;
-  const int64_t registers = p.integer("sm.registers");
-  if (registers % kWarpSize != 0)
-    throw ConfigError("sm.registers = " + std::to_string(registers) +
-                      " is not a whole number of 32-lane warp registers (TRIC)");
-  c.registers = static_cast<uint32_t>(registers / kWarpSize);
-  c.wakeup_latency = static_cast<uint32_t>(p.integer("tric.wakeup_latency"));
-  c.hidden_cycles = static_cast<uint32_t>(p.integer("tric.hidden_cycles"));
-  c.lookahead = static_cast<uint32_t>(p.integer("tric.lookahead"));
+  c.registers = regfile.physical_registers();
+  c.wakeup_latency = p.wakeup_latency;
+  c.hidden_cycles = p.hidden_cycles;
+  c.lookahead = p.lookahead;
   try {
     c.validate();
   } catch (const std::invalid_argument& e) {
@@ -45,43 +41,60 @@ TricConfig TricModule::config_from(const Params& p) {
   return c;
 }
 
-TricModule::TricModule(sc_core::sc_module_name name, const Params& params,
-                       const power::TechTable& tech, const CycleClock& clock)
+}  // namespace
+
+TricModule::TricModule(sc_core::sc_module_name name, const DesignContext& context)
     : OperandStage(name),
-      clock_(clock),
-      read_latency_(static_cast<uint32_t>(params.integer("rf.read_latency"))),
-      write_latency_(static_cast<uint32_t>(params.integer("rf.write_latency"))),
-      drowsy_fraction_(params.real("tric.drowsy_leakage_fraction")),
-      energy_("tric", clock.ns_per_cycle()),
-      core_(config_from(params), *this) {
-  const double transition_pj = tech.value("tric_transition");
-  wakeups_ = energy_.add_event("wakeups", "register entries woken, DROWSY to ON", transition_pj);
-  sleeps_ =
+      params_(&context.params),
+      clock_(context.clock),
+      read_latency_(context.regfile.read_latency),
+      write_latency_(context.regfile.write_latency),
+      storage_(context.storage_power),
+      energy_(this->name(), context.clock.ns_per_cycle()),
+      core_(tric_config(params_, context.regfile), *this) {
+  const power::TechTable& tech = context.tech;
+  const std::string block = this->name();
+  const double transition_pj = tech.value_for(block, "tric_transition");
+  wakeup_event_ =
+      energy_.add_event("wakeups", "register entries woken, DROWSY to ON", transition_pj);
+  sleep_event_ =
       energy_.add_event("sleeps", "register entries returned from ON to DROWSY", transition_pj);
-  launches_ =
+  launch_event_ =
       energy_.add_event("launches", "register entries allocated, OFF to DROWSY", transition_pj);
-  // The register array's leakage, per 128-byte entry: a bank's leakage over its entries.
-  entry_on_mw_ = power::scaled(tech, "rf_bank_leakage", "bank_bytes", kWarpRegisterBytes);
-  const double off_mw = entry_on_mw_ * tech.value("rf_off_leakage_fraction");
-  const double mw[power::kPowerStateCount] = {entry_on_mw_, entry_on_mw_ * drowsy_fraction_, off_mw,
-                                              off_mw};
-  entries_ = energy_.add_residency("register_entries",
-                                   "128-byte register entries (warp registers) by power state",
-                                   core_.config().registers, power::PowerState::Off, mw);
+  // One 128-byte entry of a bank: the bank's leakage over its bytes.
+  entry_on_mw_ = tech.value_for(block, "rf_bank_leakage") * kWarpRegisterBytes /
+                 tech.attribute("rf_bank_leakage", "bank_bytes");
+  const double off_fraction = tech.value_for(block, "rf_off_leakage_fraction");
+  fraction_[static_cast<unsigned>(RegPower::On)] = 1.0;
+  fraction_[static_cast<unsigned>(RegPower::Drowsy)] = params_.drowsy_leakage_fraction;
+  fraction_[static_cast<unsigned>(RegPower::Off)] = off_fraction;
+  StoragePower::Fractions fractions;
+  for (const RegPower state : {RegPower::On, RegPower::Drowsy, RegPower::Off})
+    fractions.of[static_cast<unsigned>(power_state(state))] =
+        fraction_[static_cast<unsigned>(state)];
+  fractions.of[static_cast<unsigned>(power::PowerState::Gated)] = off_fraction;
+  controller_ = storage_.add_controller(block, fractions, power::PowerState::Off);
+  entry_state_.assign(core_.config().registers, RegPower::Off);
+  entry_since_.assign(core_.config().registers, 0);
 }
 
-void TricModule::transition(RegPower from, RegPower to, uint64_t cycle) {
-  energy_.transition(entries_, power_state(from), power_state(to), cycle);
+void TricModule::transition(uint32_t reg, RegPower from, RegPower to, uint64_t cycle) {
+  storage_.set_registers(controller_, reg, 1, power_state(to), cycle);
+  entry_cycles_[static_cast<unsigned>(entry_state_[reg])] += cycle - entry_since_[reg];
+  entry_state_[reg] = to;
+  entry_since_[reg] = cycle;
   if (to == RegPower::On)
-    energy_.count(wakeups_);
+    energy_.count(wakeup_event_);
   else if (from == RegPower::On && to == RegPower::Drowsy)
-    energy_.count(sleeps_);
+    energy_.count(sleep_event_);
   else if (from == RegPower::Off)
-    energy_.count(launches_);
+    energy_.count(launch_event_);
 }
 
 void TricModule::b_transport(tlm::tlm_generic_payload& payload, sc_core::sc_time& delay) {
-  RfAccess& a = rf_access_of(payload);
+  RfAccess* access = checked_rf_access(payload);
+  if (!access) return;
+  RfAccess& a = *access;
   const uint64_t cycle = clock_.cycle_at(delay);
   // Entries outside the file are the banks' to refuse (address error), not TRIC's.
   const uint32_t entries = core_.config().registers;
@@ -103,20 +116,22 @@ void TricModule::b_transport(tlm::tlm_generic_payload& payload, sc_core::sc_time
       core_.wake(a.phys_reg, cycle, /*destination=*/true);
       break;
     case RfAccessKind::Read: {
-      const uint64_t at = core_.wake(a.phys_reg, cycle, /*destination=*/false);
+      const uint32_t reg = a.phys_reg;
+      const uint64_t at = core_.wake(reg, cycle, /*destination=*/false);
       if (at > cycle) delay += clock_.cycles(at - cycle);
       initiator->b_transport(payload, delay);
       if (payload.is_response_ok()) {
         const uint64_t done = clock_.cycle_at(delay);
-        core_.read_done(a.phys_reg, done - read_latency_, done, cycle);
+        core_.read_done(reg, done - read_latency_, done, cycle);
       }
       return;
     }
     case RfAccessKind::Write: {
+      const uint32_t reg = a.phys_reg;
       initiator->b_transport(payload, delay);
       if (payload.is_response_ok()) {
         const uint64_t done = clock_.cycle_at(delay);
-        core_.write_done(a.phys_reg, done - write_latency_, done, cycle);
+        core_.write_done(reg, done - write_latency_, done, cycle);
       }
       return;
     }
@@ -129,46 +144,60 @@ void TricModule::b_transport(tlm::tlm_generic_payload& payload, sc_core::sc_time
 nlohmann::json TricModule::stats(uint64_t end_cycle) {
   core_.flush(end_cycle);
   energy_.finish(end_cycle);
-  nlohmann::json j = energy_.to_json();
+  for (uint32_t reg = 0; reg < entry_state_.size(); ++reg) {
+    if (end_cycle <= entry_since_[reg]) continue;
+    entry_cycles_[static_cast<unsigned>(entry_state_[reg])] += end_cycle - entry_since_[reg];
+    entry_since_[reg] = end_cycle;
+  }
   const TricConfig& c = core_.config();
-  j["storage_bits"] = uint64_t(c.registers) * kStateBits;
   const TricCore::Counters& k = core_.counters();
-  j["launches"] = k.launches;
-  j["retirements"] = k.retirements;
-  j["wakeups"] = k.wakeups;
-  j["sleeps"] = k.sleeps;
-  j["stay_on"] = k.stay_on;
-  j["delayed_accesses"] = k.delayed_accesses;
-  j["delay_cycles"] = k.delay_cycles;
+  TricStats& s = stats_;
+  s.storage_bits.set(uint64_t(c.registers) * kStateBits);
+  s.launches.set(k.launches);
+  s.retirements.set(k.retirements);
+  s.wakeups.set(k.wakeups);
+  s.sleeps.set(k.sleeps);
+  s.stay_on.set(k.stay_on);
+  s.delayed_accesses.set(k.delayed_accesses);
+  s.delay_cycles.set(k.delay_cycles);
+  s.late_calls.set(k.late_calls);
   const auto mean = [](uint64_t sum, uint64_t n) { return n ? double(sum) / double(n) : 0.0; };
-  j["inter_access_cycles"] = {
-      {"mean", mean(k.inter_access_sum, k.inter_access_count)},
-      {"mean_up_to_3000", mean(k.short_inter_access_sum, k.short_inter_access_count)},
-      {"distances", k.inter_access_count}};
-  j["violations"] = {{"off_access", k.off_violations}, {"drowsy_access", k.drowsy_violations}};
-  // What the same entries would leak all ON (the register file without TRIC).
-  const double all_on_pj =
-      double(c.registers) * double(end_cycle) * entry_on_mw_ * clock_.ns_per_cycle();
-  j["all_on_leakage_pj"] = all_on_pj;
-  // Seed 002 Figure 7, first bar: leakage power against the same run all ON.
-  const double leakage_saving = all_on_pj > 0 ? 1.0 - j["leakage_pj"].get<double>() / all_on_pj : 0;
-  j["leakage_saving"] = leakage_saving;
+  s.inter_access_cycles.set(
+      {{"mean", mean(k.inter_access_sum, k.inter_access_count)},
+       {"mean_up_to_3000", mean(k.short_inter_access_sum, k.short_inter_access_count)},
+       {"distances", k.inter_access_count}});
+  s.violations.set({{"off_access", k.off_violations}, {"drowsy_access", k.drowsy_violations}});
+  const uint64_t on = entry_cycles_[static_cast<unsigned>(RegPower::On)];
+  const uint64_t drowsy = entry_cycles_[static_cast<unsigned>(RegPower::Drowsy)];
+  const uint64_t off = entry_cycles_[static_cast<unsigned>(RegPower::Off)];
+  s.entry_cycles.set({{"on", on}, {"drowsy", drowsy}, {"off", off}});
+  // Seed 002 Figure 7, first bar: the leakage of TRIC's states against the same run all
+  // ON. The register file accounts the cells (another controller may lower them further).
+  const double ns = clock_.ns_per_cycle();
+  const double all_on_pj = double(c.registers) * double(end_cycle) * entry_on_mw_ * ns;
+  double tric_pj = 0;
+  for (const RegPower state : {RegPower::On, RegPower::Drowsy, RegPower::Off}) {
+    const auto i = static_cast<unsigned>(state);
+    tric_pj += double(entry_cycles_[i]) * (entry_on_mw_ * fraction_[i]) * ns;
+  }
+  s.all_on_leakage_pj.set(all_on_pj);
+  const double leakage_saving = all_on_pj > 0 ? 1.0 - tric_pj / all_on_pj : 0;
+  s.leakage_saving.set(leakage_saving);
   // Seed 002 Table 1: the share of the register file the resident warps allocate, at
-  // most (all CTAs resident) and averaged over the run (entry-cycles not OFF).
-  const nlohmann::json& residency = j["residency"]["register_entries"];
-  double entry_cycles = 0;
-  for (const auto& state : residency) entry_cycles += state.get<double>();
-  j["allocated_share"] = {
-      {"peak", double(k.peak_allocated) / double(c.registers)},
-      {"mean", entry_cycles > 0 ? 1.0 - residency["off"].get<double>() / entry_cycles : 0.0}};
+  // most and averaged over the run (entry-cycles not OFF).
+  const double entry_cycles = double(on + drowsy + off);
+  s.allocated_share.set({{"peak", double(k.peak_allocated) / double(c.registers)},
+                         {"mean", entry_cycles > 0 ? 1.0 - double(off) / entry_cycles : 0.0}});
   // Seed 002 §6.4: total power saving with dynamic power r times the leakage power,
   // (r x dynamic saving + leakage saving) / (r + 1); without COMA the dynamic saving is 0.
   const double dynamic_saving = coma_ ? coma_->gated_share() : 0.0;
-  j["dynamic_saving"] = dynamic_saving;
+  s.dynamic_saving.set(dynamic_saving);
   nlohmann::json weighted;
   for (const int r : {2, 5, 8})
     weighted["r" + std::to_string(r)] = (r * dynamic_saving + leakage_saving) / (r + 1);
-  j["weighted_saving"] = weighted;
+  s.weighted_saving.set(weighted);
+  nlohmann::json j = energy_.to_json();
+  s.write(j);
   return j;
 }
 
@@ -178,21 +207,23 @@ nlohmann::json TricModule::describe() const {
           {"organisation",
            {{"register_entries", c.registers},
             {"state_bits_per_entry", kStateBits},
-            {"states", {"on", "drowsy", "off"}}}},
+            {"states", {"on", "drowsy", "off"}},
+            {"keyed_by", "physical register"}}},
           {"ports",
-           {{"wake", "source and destination registers of a warp assigned a collector unit"},
-            {"read_done", "collector received a source operand (entry back to drowsy)"},
-            {"write_done", "scoreboard: destination written back (entry back to drowsy)"},
-            {"allocation", "warp launch / retire: register range on (drowsy) / off"}}},
+           {{"target",
+             "operand-path transactions from the collectors (Launch, Retire, Wake, "
+             "Read, Write)"},
+            {"initiator", "the same transactions towards the banks, reads held until ON"},
+            {"storage_power", "register entries ON / DROWSY / OFF, to the register file"}}},
           {"latency_cycles",
            {{"wakeup", c.wakeup_latency},
             {"hidden_by_schedule_slack", c.hidden_cycles},
             {"lookahead", c.lookahead}}},
-          {"parameters",
-           {{"tric.wakeup_latency", c.wakeup_latency},
-            {"tric.hidden_cycles", c.hidden_cycles},
-            {"tric.lookahead", c.lookahead},
-            {"tric.drowsy_leakage_fraction", drowsy_fraction_}}},
+          {"parameters", params_.to_json()},
+          {"leakage_fraction",
+           {{"on", fraction_[static_cast<unsigned>(RegPower::On)]},
+            {"drowsy", fraction_[static_cast<unsigned>(RegPower::Drowsy)]},
+            {"off", fraction_[static_cast<unsigned>(RegPower::Off)]}}},
           {"energy", energy_.describe()}};
 }
 

@@ -11,7 +11,7 @@ namespace warpreg {
 namespace {
 
 struct NullSink : TransitionSink {
-  void transition(RegPower, RegPower, uint64_t) override {}
+  void transition(uint32_t, RegPower, RegPower, uint64_t) override {}
 };
 
 constexpr uint32_t kTricWarps = 4, kTricRegsPerWarp = 8;

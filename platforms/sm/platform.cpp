@@ -13,6 +13,14 @@
 
 namespace warpreg {
 
+namespace {
+uint32_t total_collectors(const SmConfig& config) {
+  uint32_t units = 0;
+  for (const uint32_t n : config.collectors) units += n;
+  return units;
+}
+}  // namespace
+
 class SmPlatformImpl {
  public:
   SmPlatformImpl(const Params& params, std::unique_ptr<Workload> workload, RunSettings settings)
@@ -157,6 +165,7 @@ class SmPlatformImpl {
     machine_.limits = config_.limits;
     machine_.memory_latency = config_.mem_miss_latency;
     machine_.load_hit_latency = config_.mem_hit_latency;
+    machine_.collector_units = total_collectors(config_);
     workload_description_ = workload_->describe();
     const DesignContext context{params_,
                                 tech_,
@@ -265,6 +274,7 @@ DesignBench::DesignBench(const Params& params, Workload& workload)
   machine_.limits = config.limits;
   machine_.memory_latency = config.mem_miss_latency;
   machine_.load_hit_latency = config.mem_hit_latency;
+  machine_.collector_units = total_collectors(config);
   occupancy_ = compute_occupancy(config.limits, workload.shape());
 }
 

@@ -133,3 +133,43 @@ TEST_CASE("regmutex and rfv together are a clear ConfigError", "[regmutex][platf
                     Catch::Contains("designs 'regmutex' and 'rfv' cannot be combined: both "
                                     "take over the register names"));
 }
+
+// RegMutex is a translation stage: TRIC and COMA after it see physical names, and TRIC
+// sees RegMutex's own Launch / Retire of base sets and SRP sections, so no access finds
+// its entry OFF (fermi40 has every block's coefficients).
+TEST_CASE("regmutex with tric and coma: clean content check on physical ranges",
+          "[regmutex][platform]") {
+  const nlohmann::json s = run_platform(
+      "regmutex", "regmutex-bfs", {"profile.ctas=12", "power.tech=fermi40"}, {"tric", "coma"});
+  check_clean(s);
+  const nlohmann::json& tric = s["blocks"]["tric"];
+  const nlohmann::json& regmutex = s["blocks"]["regmutex"];
+  REQUIRE(regmutex["applied"] == true);
+  CHECK(tric["violations"]["off_access"] == 0);
+  CHECK(tric["violations"]["drowsy_access"] == 0);
+  CHECK(tric["late_calls"] == 0);
+  CHECK(s["blocks"]["coma"]["mask_mismatches"] == 0);
+  // Entries allocated: every section taken, on top of the base sets.
+  CHECK(tric["launches"].get<uint64_t>() >=
+        regmutex["acquires"].get<uint64_t>() * regmutex["extended_regs"].get<uint64_t>());
+  const nlohmann::json& allocator = s["blocks"]["regmutex.srp_allocator"];
+  CHECK(allocator["events"]["acquires"] == regmutex["acquires"]);
+  // The mapping unit also names the extended destinations TRIC and COMA are woken for.
+  CHECK(allocator["events"]["lut_reads"].get<uint64_t>() >
+        regmutex["extended_accesses"].get<uint64_t>());
+  CHECK(allocator["storage_bits"] == 384);
+}
+
+TEST_CASE("regmutex preset: the SRP allocator's energy comes from wc45", "[regmutex][platform]") {
+  const nlohmann::json s = run_platform("regmutex", "regmutex-bfs", {"profile.ctas=12"});
+  check_clean(s);
+  const nlohmann::json& allocator = s["blocks"]["regmutex.srp_allocator"];
+  const nlohmann::json& events = allocator["events"];
+  const double expected =
+      0.245983 * (events["acquires"].get<double>() + events["failed_acquires"].get<double>() +
+                  events["releases"].get<double>()) +
+      0.0289893 * events["lut_reads"].get<double>();
+  CHECK(allocator["dynamic_pj"].get<double>() == Approx(expected));
+  CHECK(expected > 0);
+  CHECK(events["lut_reads"] == s["blocks"]["regmutex"]["extended_accesses"]);
+}

@@ -26,29 +26,45 @@ struct StubInitiator : sc_core::sc_module {
   RfTransaction txn;
   WarpRegister buffer;
   explicit StubInitiator(sc_core::sc_module_name name) : sc_module(name) {}
-  /// Sends one access of warp `slot`'s register `reg`; returns the response status.
-  tlm::tlm_response_status access(RfAccessKind kind, uint16_t slot, uint16_t reg) {
-    tlm::tlm_generic_payload& p = txn.prepare(kind, &buffer);
+  /// Sends one access of warp `slot`'s register `reg` (named `phys` by the SM);
+  /// returns the response status.
+  tlm::tlm_response_status access(RfAccessKind kind, uint16_t slot, uint16_t reg,
+                                  uint32_t phys = kNoPhysical) {
+    const bool data = kind == RfAccessKind::Read || kind == RfAccessKind::Write;
+    tlm::tlm_generic_payload& p = txn.prepare(kind, data ? &buffer : nullptr);
     RfAccess& a = txn.access();
     a.warp_slot = slot;
     a.arch_reg = reg;
-    a.phys_reg = kNoPhysical;
+    a.phys_reg = phys;
     sc_time delay = sc_core::SC_ZERO_TIME;
     socket->b_transport(p, delay);
     return p.get_response_status();
   }
 };
 
-/// A register file that keeps values by physical register and remembers the last one.
+/// A register file that keeps values by physical register and remembers the last one,
+/// and the physical ranges it was told are allocated or freed.
 struct StubRegisterFile : sc_core::sc_module {
   tlm_utils::simple_target_socket<StubRegisterFile> socket{"socket"};
   std::map<uint32_t, WarpRegister> cells;
   uint32_t last_phys = kNoPhysical;
+  struct Range {
+    RfAccessKind kind;
+    uint32_t first, count;
+    bool operator==(const Range& o) const {
+      return kind == o.kind && first == o.first && count == o.count;
+    }
+  };
+  std::vector<Range> ranges;
+  std::vector<uint32_t> wakes;  ///< physical registers of Wake transactions
   explicit StubRegisterFile(sc_core::sc_module_name name) : sc_module(name) {
     socket.register_b_transport(this, &StubRegisterFile::transport);
   }
   void transport(tlm::tlm_generic_payload& p, sc_time& delay) {
     RfAccess& a = rf_access_of(p);
+    if (a.kind == RfAccessKind::Launch || a.kind == RfAccessKind::Retire)
+      ranges.push_back({a.kind, a.phys_reg, a.regs_per_warp});
+    if (a.kind == RfAccessKind::Wake) wakes.push_back(a.phys_reg);
     if (a.kind == RfAccessKind::Read || a.kind == RfAccessKind::Write) {
       last_phys = a.phys_reg;
       if (a.kind == RfAccessKind::Write)
@@ -80,19 +96,37 @@ WarpInst inst_at(uint64_t pc, uint16_t dst = kZeroRegister) {
   return i;
 }
 
+/// The stage for BFS (regmutex preset) between a stub initiator and a stub register
+/// file, with an extended and a base architected register and PCs inside and outside an
+/// acquire region.
+struct BfsStage {
+  Params params = Params::load("regmutex", {"profile.ctas=6"});
+  std::unique_ptr<Workload> workload = open_workload("regmutex-bfs", params);
+  DesignBench bench{params, *workload};
+  RegMutexStage stage{"regmutex", bench.context()};
+  StubInitiator init{"init"};
+  StubRegisterFile rf{"rf"};
+  uint16_t ext = 0, base = 0;
+  uint64_t in_pc = ~0ull, out_pc = ~0ull;
+  BfsStage() {
+    init.socket.bind(stage.target);
+    stage.initiator.bind(rf.socket);
+    const RegMutexPlan& plan = stage.plan();
+    for (uint16_t r = 0; r < 21; ++r) (plan.regions.extended[r] ? ext : base) = r;
+    for (const BasicBlock& b : workload->static_code()->blocks)
+      for (const StaticInst& i : b.insts)
+        (plan.regions.in_acquire_state(i.pc) ? in_pc : out_pc) = i.pc;
+  }
+};
+
 }  // namespace
 
 TEST_CASE("regmutex stage: acquire, mapping, release after the last write, stall and retry",
           "[regmutex][stage]") {
-  const Params params = Params::load("regmutex", {"profile.ctas=6"});
-  std::unique_ptr<Workload> workload = open_workload("regmutex-bfs", params);
-  const DesignBench bench(params, *workload);
-  RegMutexStage stage("regmutex", RegMutexConfig::from(params), bench.context());
-  StubInitiator init("init");
-  StubRegisterFile rf("rf");
-  init.socket.bind(stage.target);
-  stage.initiator.bind(rf.socket);
-
+  BfsStage bfs;
+  RegMutexStage& stage = bfs.stage;
+  StubInitiator& init = bfs.init;
+  StubRegisterFile& rf = bfs.rf;
   const RegMutexPlan& plan = stage.plan();
   REQUIRE(plan.applied);
   // Table I: BFS 21 (24) registers -> B_s = 18; 48 warps instead of 32, 26 sections.
@@ -103,14 +137,9 @@ TEST_CASE("regmutex stage: acquire, mapping, release after the last write, stall
   CHECK(plan.baseline.warps() == 32);
   REQUIRE(stage.resident_occupancy() != nullptr);
 
-  // An extended architected register, and PCs inside and outside an acquire region.
-  uint16_t ext = 0, base = 0;
-  for (uint16_t r = 0; r < 21; ++r) (plan.regions.extended[r] ? ext : base) = r;
+  const uint16_t ext = bfs.ext, base = bfs.base;
+  const uint64_t in_pc = bfs.in_pc, out_pc = bfs.out_pc;
   REQUIRE(plan.regions.extended[ext]);
-  uint64_t in_pc = ~0ull, out_pc = ~0ull;
-  for (const BasicBlock& b : workload->static_code()->blocks)
-    for (const StaticInst& i : b.insts)
-      (plan.regions.in_acquire_state(i.pc) ? in_pc : out_pc) = i.pc;
   REQUIRE(in_pc != ~0ull);
   REQUIRE(out_pc != ~0ull);
   const uint32_t x_ext = plan.regions.index_of[ext];
@@ -124,7 +153,7 @@ TEST_CASE("regmutex stage: acquire, mapping, release after the last write, stall
     // Entering a region: the acquire issues as metadata, then the instruction issues.
     CHECK(stage.before_issue(5, 0, 0, inst_at(in_pc), 1) == IssueVerdict::Metadata);
     CHECK(stage.before_issue(5, 0, 0, inst_at(in_pc), 2) == IssueVerdict::Issue);
-    const uint32_t section = stage.allocator().section_of(5);
+    const uint32_t section = stage.allocator().core().section_of(5);
     CHECK(section == 0);
     stage.issued(5, 0, inst_at(in_pc, ext), 2);
     // Leaving it with the extended write still in flight: the release waits.
@@ -147,11 +176,11 @@ TEST_CASE("regmutex stage: acquire, mapping, release after the last write, stall
     CHECK(stage.before_issue(30, 1, 0, inst_at(in_pc), 12) == IssueVerdict::Wait);
     CHECK(stage.before_issue(7, 0, 1, inst_at(out_pc), 13) == IssueVerdict::Metadata);
     CHECK(stage.before_issue(30, 1, 0, inst_at(in_pc), 14) == IssueVerdict::Metadata);
-    CHECK(stage.allocator().section_of(30) == 7);
-    const RegMutexStage::Counters& c = stage.counters();
+    CHECK(stage.allocator().core().section_of(30) == 7);
+    const RegMutexStats& c = stage.counters();
     CHECK(c.acquires == 28);
     CHECK(c.first_try_acquires == 27);
-    CHECK(c.failed_attempts == 2);  // once per cycle
+    CHECK(c.failed_acquire_attempts == 2);  // once per cycle
     CHECK(c.acquire_wait_cycles == 3);
     CHECK(c.releases == 2);
     CHECK(c.release_waits == 1);
@@ -161,5 +190,68 @@ TEST_CASE("regmutex stage: acquire, mapping, release after the last write, stall
     CHECK(stage.counters().released_at_exit == 1);
   });
   sc_core::sc_start();
-  CHECK(stage.describe()["storage_bits"]["total"] == 384);
+  CHECK(stage.allocator().describe()["storage_bits"]["total"] == 384);
+  // The allocator is a child block of the stage, as the platform finds it.
+  auto* allocator = dynamic_cast<SrpAllocator*>(sc_core::sc_find_object("regmutex.srp_allocator"));
+  REQUIRE(allocator == &stage.allocator());
+  // Downstream, the stage's own ranges: 48 base sets, then the sections as taken and
+  // freed (warp 5: section 0 taken and freed; warps 0..25; warp 7 frees section 7,
+  // warp 30 takes it), then warp 30's exit frees its section and its base set.
+  using R = StubRegisterFile::Range;
+  const auto& r = rf.ranges;
+  REQUIRE(r.size() == 48 + 2 + 26 + 2 + 2);
+  for (uint32_t w = 0; w < 48; ++w) CHECK(r[w] == R{RfAccessKind::Launch, w * 18, 18});
+  const uint32_t srp = 48 * 18;
+  CHECK(r[48] == R{RfAccessKind::Launch, srp, 6});
+  CHECK(r[49] == R{RfAccessKind::Retire, srp, 6});
+  CHECK(r[50 + 25] == R{RfAccessKind::Launch, srp + 25 * 6, 6});
+  CHECK(r[76] == R{RfAccessKind::Retire, srp + 7 * 6, 6});
+  CHECK(r[77] == R{RfAccessKind::Launch, srp + 7 * 6, 6});
+  CHECK(r[78] == R{RfAccessKind::Retire, srp + 7 * 6, 6});
+  CHECK(r[79] == R{RfAccessKind::Retire, 30 * 18, 18});
+  const nlohmann::json a = allocator->stats(20);
+  CHECK(a["events"]["acquires"] == 28);
+  CHECK(a["events"]["failed_acquires"] == 2);
+  CHECK(a["events"]["releases"] == 2);
+  CHECK(a["events"]["lut_reads"] == 2);      // the extended write and read of warp 5
+  CHECK(a["dynamic_pj"].get<double>() > 0);  // wc45 has srp_allocator_access, srp_lut_read
+}
+
+TEST_CASE("regmutex stage: Wake is translated, bad payloads and unmapped registers answered",
+          "[regmutex][stage]") {
+  BfsStage bfs;
+  RegMutexStage& stage = bfs.stage;
+  StubInitiator& init = bfs.init;
+  const RegMutexPlan& plan = stage.plan();
+  REQUIRE(plan.applied);
+  const uint16_t ext = bfs.ext;
+  const uint64_t in_pc = bfs.in_pc;
+  const uint32_t x_ext = plan.regions.index_of[ext];
+
+  Driver driver("driver", [&] {
+    init.access(RfAccessKind::Launch, 2, 0);
+    // An extended register of a warp that holds no section has no physical location.
+    CHECK(init.access(RfAccessKind::Read, 2, ext) == tlm::TLM_ADDRESS_ERROR_RESPONSE);
+    CHECK(init.access(RfAccessKind::Read, 2, 300) == tlm::TLM_ADDRESS_ERROR_RESPONSE);
+    REQUIRE(stage.before_issue(2, 0, 0, inst_at(in_pc), 1) == IssueVerdict::Metadata);
+    // The destination wake of a collector assignment names the physical register.
+    CHECK(init.access(RfAccessKind::Wake, 2, ext, 2 * 24 + ext) == tlm::TLM_OK_RESPONSE);
+    CHECK(init.access(RfAccessKind::Wake, 2, kZeroRegister, kNoPhysical) == tlm::TLM_OK_RESPONSE);
+    tlm::tlm_generic_payload bare;
+    bare.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+    sc_time delay = sc_core::SC_ZERO_TIME;
+    init.socket->b_transport(bare, delay);
+    CHECK(bare.get_response_status() == tlm::TLM_GENERIC_ERROR_RESPONSE);
+  });
+  sc_core::sc_start();
+  CHECK(bfs.rf.wakes == std::vector<uint32_t>{48 * 18 + (x_ext - 18), kNoPhysical});
+  CHECK(stage.counters().unmapped_accesses == 2);
+  const nlohmann::json s = stage.stats(10);
+  CHECK(s["unmapped_accesses"] == 2);
+  for (const auto& [key, value] : s.items()) {
+    INFO(key);
+    const bool energy =
+        key == "events" || key == "dynamic_pj" || key == "leakage_pj" || key == "residency";
+    CHECK((energy || stage.statistics()->declares(key)));
+  }
 }

@@ -57,3 +57,27 @@ TEST_CASE("coma core: collector assignments are counted by active lanes", "[coma
   CHECK(all == coma.counters().table_writes);
   CHECK(coma.counters().read_active_lanes[32] == 0);  // no read yet
 }
+
+TEST_CASE("coma core: an ungated read switches the given slices, not the mask's", "[coma][core]") {
+  ComaCore coma(ComaConfig{16});
+  coma.assign(4, 0xffff0000u);
+  // A compressed image in the first two 16-byte slices (lanes 0..7) of a warp whose
+  // active lanes are 16..31: every bit of the image is needed.
+  CHECK(coma.read_ungated(0xffff0000u, 0x000000ffu, false) == 0x000000ffu);
+  CHECK(coma.counters().ungated_reads == 1);
+  CHECK(coma.counters().table_reads == 1);
+  CHECK(coma.counters().lanes_accessed == 8);
+  CHECK(coma.counters().lanes_gated == 24);
+  CHECK(coma.counters().read_active_lanes[16] == 1);  // the read's active lanes
+  CHECK(coma.counters().mismatches == 0);
+}
+
+TEST_CASE("coma core: a read the entry would cut goes whole and counts a mismatch",
+          "[coma][core]") {
+  ComaCore coma(ComaConfig{16});
+  coma.assign(0, 0x0000000fu);
+  // A stage's own read of a whole register (RFV's spill) that names collector 0.
+  CHECK(coma.read_ungated(kFullMask, kFullMask, true) == kFullMask);
+  CHECK(coma.counters().mismatches == 1);
+  CHECK(coma.counters().lanes_gated == 0);
+}

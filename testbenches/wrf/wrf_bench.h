@@ -5,13 +5,57 @@
 #include <tlm_utils/simple_initiator_socket.h>
 #include <tlm_utils/simple_target_socket.h>
 
+#include <catch2/catch.hpp>
+#include <memory>
+#include <string>
 #include <systemc>
 #include <vector>
 
 #include "common/cycle_clock.h"
+#include "common/params.h"
+#include "modules/interfaces/reporting_block.h"
 #include "modules/interfaces/rf_access.h"
+#include "platforms/sm/platform.h"
+#include "stimuli/driver/open_workload.h"
 
 namespace warpreg::test {
+
+/// Every key of a block's stats that is not an energy field is one it declares.
+inline void check_declared(const ReportingBlock& block, const nlohmann::json& stats) {
+  REQUIRE(block.statistics() != nullptr);
+  for (const auto& item : stats.items()) {
+    INFO(block.block_name() << "." << item.key());
+    const std::string& key = item.key();
+    const bool energy =
+        key == "events" || key == "dynamic_pj" || key == "leakage_pj" || key == "residency";
+    CHECK((energy || block.statistics()->declares(key)));
+  }
+}
+
+/// Runs `body` in an SC_THREAD, then the simulation to its end.
+template <typename Body>
+void run_thread(Body body) {
+  struct Driver : sc_core::sc_module {
+    Body body;
+    SC_HAS_PROCESS(Driver);
+    Driver(sc_core::sc_module_name n, Body b) : sc_module(n), body(std::move(b)) { SC_THREAD(run); }
+    void run() { body(); }
+  } driver("driver", std::move(body));
+  sc_core::sc_start();
+}
+
+/// What a WRF block sees when it is elaborated (DesignContext), without the platform.
+struct WrfContext {
+  Params params;
+  std::unique_ptr<Workload> workload;
+  DesignBench bench;
+  WrfContext(const std::string& preset, const std::vector<std::string>& sets)
+      : params(Params::load(preset, sets)),
+        workload(open_workload("synthetic", params)),
+        bench(params, *workload) {}
+  const DesignContext& context() const { return bench.context(); }
+  const CycleClock& clock() const { return context().clock; }
+};
 
 struct StubInitiator : sc_core::sc_module {
   tlm_utils::simple_initiator_socket<StubInitiator> socket{"socket"};
@@ -21,6 +65,27 @@ struct StubInitiator : sc_core::sc_module {
   tlm::tlm_response_status last_response = tlm::TLM_INCOMPLETE_RESPONSE;
 
   StubInitiator(sc_core::sc_module_name name, const CycleClock& c) : sc_module(name), clock(c) {}
+
+  /// A payload without the RfAccess extension: every stage answers it with an error.
+  tlm::tlm_response_status send_without_extension() {
+    tlm::tlm_generic_payload bare;
+    bare.set_command(tlm::TLM_READ_COMMAND);
+    bare.set_data_ptr(buffer.bytes());
+    bare.set_data_length(kWarpRegisterBytes);
+    bare.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+    sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
+    socket->b_transport(bare, delay);
+    return bare.get_response_status();
+  }
+  /// A read whose data is not one 128-byte warp register.
+  tlm::tlm_response_status send_short_read(uint32_t phys_reg) {
+    tlm::tlm_generic_payload& p = txn.prepare(RfAccessKind::Read, &buffer);
+    txn.access().phys_reg = phys_reg;
+    p.set_data_length(64);
+    sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
+    socket->b_transport(p, delay);
+    return p.get_response_status();
+  }
 
   /// Sends one transaction now; returns its annotated delay (when it completes).
   sc_core::sc_time send(RfAccessKind kind, uint32_t phys_reg, uint16_t collector = 0,

@@ -7,7 +7,6 @@
 #include "designs/regmutex/compiler/regmutex_points.h"
 #include "designs/regmutex/compiler/regmutex_sizing.h"
 #include "designs/regmutex/regmutex_plan.h"
-#include "designs/regmutex/regmutex_stage.h"
 #include "stimuli/compiler/liveness.h"
 #include "stimuli/compiler/pass_registry.h"
 
@@ -173,9 +172,9 @@ void warpreg_register_passes_regmutex(PassRegistry& registry) {
   registry.add<RegMutexPlan>(
       kRegMutexPlan, "RegMutex: |B_s| / |E_s| sizing, deadlock rules, acquire/release regions",
       [](const Kernel& kernel, const PassContext& context) {
-        const RegMutexConfig config = RegMutexConfig::from(context.params);
-        return plan_regmutex(kernel, context.kernel, context.limits, config.mode, config.forced_es,
-                             context.regfile.physical_registers());
+        const RegMutexParams params(&context.params);
+        return plan_regmutex(kernel, context.kernel, context.limits, params.mode,
+                             params.extended_regs, context.regfile.physical_registers());
       });
 }
 
