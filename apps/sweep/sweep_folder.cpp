@@ -77,23 +77,15 @@ std::vector<std::string> split(const std::string& line, char sep) {
 }
 
 // A number of stats.json by dotted name: a literal key or a path through objects.
-const json* find_number(const json& stats, const std::string& dotted) {
-  if (const auto it = stats.find(dotted); it != stats.end()) return &*it;
-  const json* node = &stats;
-  size_t start = 0;
-  while (start <= dotted.size()) {
-    const size_t dot = dotted.find('.', start);
-    const std::string key = dotted.substr(start, dot == std::string::npos ? dot : dot - start);
-    if (!node->is_object()) return nullptr;
-    const auto it = node->find(key);
-    if (it == node->end()) {
-      // The rest may be one literal key ("rf.reads" inside an object).
-      const auto rest = node->find(dotted.substr(start));
-      return rest == node->end() ? nullptr : &*rest;
+const json* find_number(const json& node, const std::string& rest) {
+  if (!node.is_object()) return nullptr;
+  if (const auto it = node.find(rest); it != node.end()) return &*it;
+  // Try every split point, so that keys which themselves contain dots ("rf.reads", a
+  // block's hierarchical name "rfv.renaming_table") still match.
+  for (size_t dot = rest.find('.'); dot != std::string::npos; dot = rest.find('.', dot + 1)) {
+    if (const auto it = node.find(rest.substr(0, dot)); it != node.end()) {
+      if (const json* found = find_number(*it, rest.substr(dot + 1))) return found;
     }
-    node = &*it;
-    if (dot == std::string::npos) return node;
-    start = dot + 1;
   }
   return nullptr;
 }

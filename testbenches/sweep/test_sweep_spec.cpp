@@ -220,7 +220,8 @@ TEST_CASE("sweep folder: the Slurm array is capped and chunks the points", "[swe
 TEST_CASE("sweep folder: collect merges statistics and normalises to the baseline", "[sweep]") {
   TempDir tmp;
   const Spec spec = parse(R"({"presets": ["baseline", "wc-baseline"], "seeds": [1, 2],
-      "baseline": {"preset": "baseline"}, "metrics": ["blocks.regfile.events.slice_reads"]})");
+      "baseline": {"preset": "baseline"},
+      "metrics": ["blocks.regfile.events.slice_reads", "blocks.rfv.renaming_table.events.lookups"]})");
   const auto points = expand(spec);
   const std::string dir = tmp.path().string();
   write_sweep_folder(spec, points, dir, "/opt/warpreg");
@@ -238,7 +239,11 @@ TEST_CASE("sweep folder: collect merges statistics and normalises to the baselin
            {{"dynamic_pj", energy[i] - 10},
             {"leakage_pj", 10},
             {"storage_bits", 64},
-            {"events", {{"slice_reads", 5 * i}}}}}}}};
+            {"events", {{"slice_reads", 5 * i}}}}},
+          // A stage and a block inside it: hierarchical names contain dots.
+          {"rfv", {{"dynamic_pj", 1}, {"leakage_pj", 0}}},
+          {"rfv.renaming_table",
+           {{"dynamic_pj", 2}, {"leakage_pj", 1}, {"events", {{"lookups", 7}}}}}}}};
     std::ofstream(out / "stats.json") << stats.dump(2);
   }
   CHECK(collect_results(dir) == 3);
@@ -269,6 +274,9 @@ TEST_CASE("sweep folder: collect merges statistics and normalises to the baselin
   CHECK(std::stod(rows[3][col("blocks.regfile.total_pj")]) == 300);
   CHECK(std::stod(rows[3][col("norm.blocks.regfile.total_pj")]) == 3.0);
   CHECK(rows[3][col("blocks.regfile.events.slice_reads")] == "10");
+  CHECK(std::stod(rows[3][col("blocks.rfv.renaming_table.total_pj")]) == 3);
+  CHECK(rows[3][col("blocks.rfv.renaming_table.events.lookups")] == "7");
+  CHECK(std::stod(rows[3][col("blocks.rfv.total_pj")]) == 1);
   CHECK(std::stod(rows[1][col("norm.energy_pj.total")]) == 1.0);
   CHECK(rows[4][col("status")] == "not run");
   CHECK(rows[4][col("cycles")].empty());
