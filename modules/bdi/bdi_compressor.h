@@ -56,6 +56,7 @@ class BdiCompressor : public BdiUnitPool {
  private:
   void operate(WarpRegister& data, BdiImage& image) override;
   nlohmann::json organisation() const override;
+  nlohmann::json parameters() const override { return params_.to_json(); }
 
   const BdiCompressorParams params_;
   const bdi::Codec codec_;

@@ -42,6 +42,7 @@ class BdiDecompressor : public BdiUnitPool {
   bool accepts(const BdiImage& image) const override;
   void operate(WarpRegister& data, BdiImage& image) override;
   nlohmann::json organisation() const override;
+  nlohmann::json parameters() const override { return params_.to_json(); }
 
   const BdiDecompressorParams params_;
 };

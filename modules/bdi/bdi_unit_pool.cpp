@@ -52,6 +52,8 @@ nlohmann::json BdiUnitPool::stats(uint64_t end_cycle) {
 }
 
 nlohmann::json BdiUnitPool::describe() const {
+  nlohmann::json parameters = this->parameters();
+  parameters["unit_energy_scale"] = energy_scale_;
   return {{"storage_bits", nlohmann::json::object()},
           {"organisation", organisation()},
           {"units", pool_.units()},
@@ -61,7 +63,7 @@ nlohmann::json BdiUnitPool::describe() const {
              "transaction"},
             {"per_unit", "one warp register per cycle (pipelined)"}}},
           {"latency_cycles", {{"operation", latency_}}},
-          {"parameters", {{"wc.unit_energy_scale", energy_scale_}}},
+          {"parameters", parameters},
           {"energy", energy_.describe()}};
 }
 

@@ -130,8 +130,9 @@ class BdiUnitPool : public sc_core::sc_module, public ReportingBlock {
   virtual bool accepts(const BdiImage&) const { return true; }
   /// One unit's work on `data`, in place.
   virtual void operate(WarpRegister& data, BdiImage& image) = 0;
-  /// describe()'s "organisation" of the derived block.
+  /// describe()'s "organisation" and "parameters" (the block's own set, by short name).
   virtual nlohmann::json organisation() const = 0;
+  virtual nlohmann::json parameters() const = 0;
 
  private:
   void b_transport(tlm::tlm_generic_payload& payload, sc_core::sc_time& delay);

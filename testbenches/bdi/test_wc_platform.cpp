@@ -160,3 +160,18 @@ TEST_CASE("wc on fermi40 (the default technology) runs after any machine",
   CHECK(c["dynamic_pj"].get<double>() ==
         Approx(18.8416 * c["events"]["compressions"].get<double>()));
 }
+
+#define WC_WITH_DESIGN_ON_REAL_KERNEL(DESIGN)                                                   \
+  TEST_CASE("wc with " DESIGN " on a real kernel (nvdisasm hotspot) keeps every value",         \
+            "[bdi][wc][platform][integrity][composition]") {                                    \
+    const Params params = Params::load("wc", {}, {DESIGN});                                     \
+    const std::string dot = std::string(WARPREG_SHARED_DATA_DIR) + "/nvdisasm-cfg/hotspot.dot"; \
+    SmPlatform platform(params, open_workload(dot, params));                                    \
+    const nlohmann::json s = platform.run();                                                    \
+    check_intact(s);                                                                            \
+    CHECK(s["blocks"].contains(DESIGN));                                                        \
+    CHECK(s["blocks"]["wc"]["compressed_reads"].get<uint64_t>() > 0);                           \
+    CHECK(s["blocks"]["wc"]["dummy_movs"].get<uint64_t>() > 0);                                 \
+  }
+WC_WITH_DESIGN_ON_REAL_KERNEL("regmutex")
+WC_WITH_DESIGN_ON_REAL_KERNEL("ltrf")
