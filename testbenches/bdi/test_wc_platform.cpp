@@ -1,7 +1,6 @@
 // Whole-platform runs of Warped-Compression: compression never changes a value
 // the program reads, on every value model, scheduler and BDI variant.
 #include <catch2/catch.hpp>
-#include <chrono>
 
 #include "platforms/sm/platform.h"
 #include "stimuli/driver/open_workload.h"
@@ -28,9 +27,7 @@ void check_intact(const nlohmann::json& s) {
 
 TEST_CASE("wc preset: the synthetic workload runs with zero integrity mismatches",
           "[bdi][wc][platform][integrity]") {
-  const auto t0 = std::chrono::steady_clock::now();
   const nlohmann::json s = run_wc("wc", {});
-  CHECK(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count() < 2.0);
   check_intact(s);
   const nlohmann::json& wc = s["blocks"]["wc"];
   CHECK(wc["compressed_reads"].get<uint64_t>() > 0);
