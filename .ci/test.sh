@@ -7,7 +7,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 packages=(build-essential cmake pkg-config libsystemc-dev catch2 libboost-program-options-dev
-  nlohmann-json3-dev parallel python3-matplotlib verilator)
+  nlohmann-json3-dev zlib1g-dev parallel python3-matplotlib verilator)
 if ! dpkg -s "${packages[@]}" >/dev/null 2>&1; then
   export DEBIAN_FRONTEND=noninteractive
   apt-get update -qq

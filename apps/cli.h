@@ -57,6 +57,13 @@ int bench_command(const po::variables_map& vm);
 po::options_description trace_options();
 int trace_command(const po::variables_map& vm);
 
+/// `warpreg doc` (doc_command.cpp): the generated reference sections of the docs.
+po::options_description doc_options();
+int doc_command(const po::variables_map& vm);
+std::string stats_reference();
+std::string params_reference();
+/// A parameter's range as `warpreg params` shows it ("1..256", ">=0", a choice list).
+std::string range_text(const ParamSpec& spec);
 /// `warpreg compile` (compile_command.cpp).
 po::options_description compile_options();
 int compile_command(const po::variables_map& vm);

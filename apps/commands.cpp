@@ -17,6 +17,37 @@
 
 namespace warpreg::cli {
 
+static bool bounded(double limit) { return std::fabs(limit) < 1e299; }
+
+static std::string bound_text(const ParamSpec& spec, double limit) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, spec.type == ParamType::Int ? "%.0f" : "%g", limit);
+  return buf;
+}
+
+std::string range_text(const ParamSpec& spec) {
+  switch (spec.type) {
+    case ParamType::Int:
+    case ParamType::Real: {
+      const bool lo = bounded(spec.min), hi = bounded(spec.max);
+      if (lo && hi) return bound_text(spec, spec.min) + ".." + bound_text(spec, spec.max);
+      if (lo) return ">=" + bound_text(spec, spec.min);
+      if (hi) return "<=" + bound_text(spec, spec.max);
+      return "any";
+    }
+    case ParamType::Bool:
+      return "true|false";
+    case ParamType::Choice: {
+      std::string s;
+      for (const auto& c : spec.choices) s += (s.empty() ? "" : "|") + c;
+      return s;
+    }
+    case ParamType::Text:
+      return "text";
+  }
+  return "";
+}
+
 namespace {
 
 using nlohmann::json;
@@ -116,36 +147,6 @@ json typed_value(const Params& p, const ParamSpec& spec) {
 std::string value_text(const json& v) { return v.is_string() ? v.get<std::string>() : v.dump(); }
 
 // The catalogue's open bounds are +-1e300.
-bool bounded(double limit) { return std::fabs(limit) < 1e299; }
-
-std::string bound_text(const ParamSpec& spec, double limit) {
-  char buf[64];
-  std::snprintf(buf, sizeof buf, spec.type == ParamType::Int ? "%.0f" : "%g", limit);
-  return buf;
-}
-
-std::string range_text(const ParamSpec& spec) {
-  switch (spec.type) {
-    case ParamType::Int:
-    case ParamType::Real: {
-      const bool lo = bounded(spec.min), hi = bounded(spec.max);
-      if (lo && hi) return bound_text(spec, spec.min) + ".." + bound_text(spec, spec.max);
-      if (lo) return ">=" + bound_text(spec, spec.min);
-      if (hi) return "<=" + bound_text(spec, spec.max);
-      return "any";
-    }
-    case ParamType::Bool:
-      return "true|false";
-    case ParamType::Choice: {
-      std::string s;
-      for (const auto& c : spec.choices) s += (s.empty() ? "" : "|") + c;
-      return s;
-    }
-    case ParamType::Text:
-      return "text";
-  }
-  return "";
-}
 
 std::string wrap(const std::string& text, size_t indent, size_t width) {
   std::istringstream words(text);
@@ -339,6 +340,10 @@ const std::vector<Command>& commands() {
        describe_options, describe_command},
       {"presets", "", "List the shipped presets with their description.", presets_options,
        presets_command},
+      {"doc", "stats|params",
+       "Print the generated reference of every block's statistics or every parameter "
+       "(the tables of docs/stats.md and docs/parameters.md).",
+       doc_options, doc_command, "what"},
       {"designs", "[--json]",
        "List the register-file designs a machine can take (--design), what each takes over.",
        designs_options, designs_command},

@@ -2,10 +2,13 @@
 // nvdisasm .dot CFG or the CFG reconstructed from an Accel-Sim .traceg) and prints
 // what they found, per kernel function.
 #include <algorithm>
+#include <array>
 #include <iomanip>
 #include <iostream>
+#include <optional>
 #include <sstream>
 #include <stdexcept>
+#include <unordered_map>
 
 #include "apps/cli.h"
 #include "designs/ltrf/compiler/register_intervals.h"
@@ -13,7 +16,9 @@
 #include "designs/rfv/compiler/release_flags.h"
 #include "platforms/sm/sm_core.h"
 #include "stimuli/compiler/liveness.h"
+#include "stimuli/driver/kernel_workload.h"
 #include "stimuli/import/accelsim_trace.h"
+#include "stimuli/import/input_name.h"
 #include "stimuli/import/nvdisasm_dot.h"
 
 namespace warpreg::cli {
@@ -25,56 +30,35 @@ using nlohmann::ordered_json;
 constexpr uint32_t kDefaultThreadsPerCta = 256;
 constexpr uint32_t kDefaultRegsPerInterval = 16;
 
-bool ends_with(const std::string& text, const std::string& suffix) {
-  return text.size() > suffix.size() &&
-         text.compare(text.size() - suffix.size(), suffix.size(), suffix) == 0;
-}
-
 struct CompileInput {
-  std::vector<Kernel> kernels;
-  uint32_t threads_per_cta = kDefaultThreadsPerCta;
-  uint32_t shared_mem_per_cta = 0;
-  std::string launch_source;  ///< where threads_per_cta came from
+  std::vector<StaticKernelEntry> kernels;
+  std::optional<uint32_t> threads_per_cta;  ///< --threads-per-cta
 };
 
-CompileInput read_input(const std::string& path, const po::variables_map& vm,
+CompileInput read_input(const std::string& name, const po::variables_map& vm,
                         const Params& params) {
   CompileInput in;
-  if (ends_with(path, ".dot")) {
-    in.kernels = read_nvdisasm_dot_functions(path);
-    if (vm.count("function")) {
-      const std::string wanted = vm["function"].as<std::string>();
-      std::string names;
-      for (const Kernel& k : in.kernels) {
-        if (k.name == wanted) {
-          in.kernels = {k};
-          break;
-        }
-        names += (names.empty() ? "" : ", ") + k.name;
-      }
-      if (in.kernels.size() != 1 || in.kernels[0].name != wanted)
-        throw WorkloadError(path + ": no function '" + wanted + "'; functions: " + names);
-    }
-    in.launch_source = "--threads-per-cta";
-  } else if (is_accelsim_trace_name(path)) {
-    if (vm.count("function")) throw UsageError("--function applies to .dot files only");
-    AccelSimTraceWorkload trace(path, static_cast<uint64_t>(params.integer("sim.seed")));
-    in.kernels = {trace.static_kernel()};
-    in.threads_per_cta = trace.shape().threads_per_cta;
-    in.shared_mem_per_cta = trace.shape().shared_mem_per_cta;
-    in.launch_source = "the trace's -block dim";
-  } else {
-    throw UsageError(
-        "compile reads an nvdisasm CFG (FILE.dot) or an Accel-Sim trace "
-        "(FILE.traceg), not '" +
-        path + "'");
+  const std::optional<InputName> input = split_input_name(name);
+  constexpr const char* kReads =
+      "compile reads an nvdisasm CFG (FILE.dot), an Accel-Sim trace (FILE.traceg[.gz]), a "
+      "kernelslist.g or a cuobjdump listing";
+  if (!input) throw WorkloadError(name + ": no such file (" + kReads + ")");
+  std::string selector = input->selector;
+  if (vm.count("function")) {
+    if (!selector.empty())
+      throw UsageError("give the function either as FILE:" + selector + " or with --function");
+    selector = vm["function"].as<std::string>();
   }
+  const InputFormat format = detect_input_format(input->path);
+  if (format == InputFormat::Profile || format == InputFormat::WarpregTrace)
+    throw UsageError(std::string(kReads) + ", not '" + input->path + "'");
+  in.kernels =
+      read_static_kernels(input->path, selector, static_cast<uint64_t>(params.integer("sim.seed")));
   if (vm.count("threads-per-cta")) {
     in.threads_per_cta = vm["threads-per-cta"].as<uint32_t>();
-    if (in.threads_per_cta == 0 || in.threads_per_cta > 1024)
+    if (*in.threads_per_cta == 0 || *in.threads_per_cta > 1024)
       throw UsageError("--threads-per-cta must be 1..1024, got " +
-                       std::to_string(in.threads_per_cta));
-    in.launch_source = "--threads-per-cta";
+                       std::to_string(*in.threads_per_cta));
   }
   return in;
 }
@@ -112,11 +96,137 @@ ordered_json interval_report(const Kernel& kernel, uint32_t n) {
   return j;
 }
 
-ordered_json kernel_report(const Kernel& kernel, const CompileInput& in, const SmLimits& sm,
-                           const std::vector<uint32_t>& interval_sizes) {
+/// Share of each instruction class among `counts`.
+ordered_json mix(const std::array<uint64_t, kInstClassCount>& counts) {
+  uint64_t total = 0;
+  for (uint64_t c : counts) total += c;
+  ordered_json j = ordered_json::object();
+  for (unsigned c = 0; c < kInstClassCount; ++c)
+    j[std::string(to_string(static_cast<InstClass>(c)))] =
+        total == 0 ? 0.0 : static_cast<double>(counts[c]) / static_cast<double>(total);
+  return j;
+}
+
+/// The q-quantile of sorted values (nearest rank), 0 when empty.
+uint64_t quantile(const std::vector<uint64_t>& sorted, double q) {
+  if (sorted.empty()) return 0;
+  const auto rank = static_cast<size_t>(q * static_cast<double>(sorted.size() - 1) + 0.5);
+  return sorted[std::min(rank, sorted.size() - 1)];
+}
+
+/// What the profiles assume, measured on the kernel: the register count, the static and
+/// the dynamic share of allocated registers that are dead, live-range lengths, the
+/// instruction mix, loops, branches and barriers. The dynamic part executes every warp
+/// of one CTA with the kernel driver (dot.* model, sim.seed) as `warpreg run` would.
+ordered_json shape_report(const Kernel& kernel, const Liveness& live, uint32_t threads_per_cta,
+                          const Params& params) {
+  const double regs = std::max<uint32_t>(1, kernel.regs_used());
+  std::unordered_map<uint64_t, double> dead_at_pc;  // 1 - live/regs before the instruction
+  std::array<uint64_t, kInstClassCount> static_mix{};
+  double dead_sum = 0;
+  uint64_t barriers = 0, conditional = 0;
+  for (const BasicBlock& b : kernel.blocks) {
+    conditional += b.succ.size() >= 2;
+    for (size_t i = 0; i < b.insts.size(); ++i) {
+      const double dead = 1.0 - static_cast<double>(live.live_before[b.id][i].count()) / regs;
+      dead_at_pc[b.insts[i].pc] = dead;
+      dead_sum += dead;
+      ++static_mix[static_cast<unsigned>(b.insts[i].cls)];
+      barriers += b.insts[i].cls == InstClass::Barrier;
+    }
+  }
+  KernelShape shape;
+  shape.ctas = 1;
+  shape.threads_per_cta = threads_per_cta;
+  shape.regs_per_thread = static_cast<uint32_t>(regs);
+  KernelWorkload run(kernel, static_kernel_run_config(params, shape), "compile " + kernel.name);
+
+  std::vector<uint32_t> depth(kernel.blocks.size(), 0);
+  const size_t loops = run.loop_headers().size();
+  for (size_t l = 0; l < loops; ++l)
+    for (size_t b = 0; b < kernel.blocks.size(); ++b) depth[b] += run.loop_body(l)[b];
+  uint64_t barriers_in_loops = 0;
+  for (const BasicBlock& b : kernel.blocks)
+    for (const StaticInst& inst : b.insts)
+      barriers_in_loops += inst.cls == InstClass::Barrier && depth[b.id] > 0;
+
+  std::array<uint64_t, kInstClassCount> dynamic_mix{};
+  std::vector<uint64_t> ranges;  // dynamic instructions from a write to its last read
+  uint64_t dead_on_write = 0, dynamic = 0;
+  double dynamic_dead = 0;
+  for (uint32_t warp = 0; warp < shape.warps_per_cta(); ++warp) {
+    const WarpStream& stream = run.load_warp(0, 0, warp);
+    std::vector<int64_t> written(kMaxArchRegisters, -1), last_read(kMaxArchRegisters, -1);
+    auto close = [&](uint16_t r) {
+      if (written[r] < 0) return;
+      if (last_read[r] < written[r]) {
+        ++dead_on_write;
+      } else {
+        ranges.push_back(static_cast<uint64_t>(last_read[r] - written[r]));
+      }
+    };
+    for (size_t t = 0; t < stream.insts.size(); ++t) {
+      const WarpInst& inst = stream.insts[t];
+      ++dynamic_mix[static_cast<unsigned>(inst.cls)];
+      auto dead = dead_at_pc.find(inst.pc);
+      if (dead != dead_at_pc.end()) {
+        dynamic_dead += dead->second;
+        ++dynamic;
+      }
+      for (unsigned k = 0; k < inst.num_src; ++k)
+        if (inst.src[k] != kZeroRegister) last_read[inst.src[k]] = static_cast<int64_t>(t);
+      for (unsigned k = 0; k < inst.num_dst; ++k)
+        if (inst.dst[k] != kZeroRegister) {
+          close(inst.dst[k]);
+          written[inst.dst[k]] = static_cast<int64_t>(t);
+        }
+    }
+    for (uint16_t r = 0; r < kMaxArchRegisters; ++r) close(r);
+  }
+  std::sort(ranges.begin(), ranges.end());
+  double range_sum = 0;
+  for (uint64_t r : ranges) range_sum += static_cast<double>(r);
+  const uint64_t values = ranges.size() + dead_on_write;
+  const size_t insts = kernel.instruction_count();
+  return {
+      {"dead_fraction", insts == 0 ? 0.0 : dead_sum / static_cast<double>(insts)},
+      {"mix", mix(static_mix)},
+      {"loops", loops},
+      {"max_loop_depth", *std::max_element(depth.begin(), depth.end())},
+      {"conditional_branches", conditional},
+      {"barriers", barriers},
+      {"barriers_in_loops", barriers_in_loops},
+      {"dynamic",
+       {{"warps", shape.warps_per_cta()},
+        {"instructions", dynamic},
+        {"dead_fraction", dynamic == 0 ? 0.0 : dynamic_dead / static_cast<double>(dynamic)},
+        {"mix", mix(dynamic_mix)},
+        {"values", values},
+        {"dead_on_write", values == 0 ? 0.0 : static_cast<double>(dead_on_write) / values},
+        {"live_range_mean", ranges.empty() ? 0.0 : range_sum / static_cast<double>(ranges.size())},
+        {"live_range_median", quantile(ranges, 0.5)},
+        {"live_range_p90", quantile(ranges, 0.9)},
+        {"live_range_max", ranges.empty() ? 0 : ranges.back()}}}};
+}
+
+ordered_json kernel_report(const StaticKernelEntry& entry, const CompileInput& in,
+                           const SmLimits& sm, const std::vector<uint32_t>& interval_sizes,
+                           const Params& params) {
+  const Kernel& kernel = entry.kernel;
   const Liveness live = compute_liveness(kernel);
   const RegisterSet allocated = allocated_registers(kernel);
+  uint32_t threads_per_cta = kDefaultThreadsPerCta;
+  std::string launch_source = "the default for a file without a launch";
+  if (in.threads_per_cta) {
+    threads_per_cta = *in.threads_per_cta;
+    launch_source = "--threads-per-cta";
+  } else if (entry.threads_per_cta != 0) {
+    threads_per_cta = entry.threads_per_cta;
+    launch_source = "the trace's -block dim";
+  }
   ordered_json j = {{"kernel", kernel.name},
+                    {"selector", entry.selector},
+                    {"arch", kernel.arch},
                     {"blocks", kernel.blocks.size()},
                     {"instructions", kernel.instruction_count()},
                     {"edges", kernel.edge_count()},
@@ -124,6 +234,7 @@ ordered_json kernel_report(const Kernel& kernel, const CompileInput& in, const S
                     {"allocated_registers", allocated.count()},
                     {"allocated", format_register_set(allocated)},
                     {"max_live", live.max_live}};
+  if (entry.compiler_registers) j["compiler_registers"] = *entry.compiler_registers;
 
   ordered_json flags;
   try {
@@ -140,11 +251,11 @@ ordered_json kernel_report(const Kernel& kernel, const CompileInput& in, const S
   }
   j["release_flags"] = std::move(flags);
 
-  ordered_json regmutex = {{"threads_per_cta", in.threads_per_cta},
-                           {"threads_per_cta_from", in.launch_source}};
+  ordered_json regmutex = {{"threads_per_cta", threads_per_cta},
+                           {"threads_per_cta_from", launch_source}};
   try {
     const RegMutexSizing s =
-        choose_regmutex_sizing(kernel, in.threads_per_cta, sm, in.shared_mem_per_cta);
+        choose_regmutex_sizing(kernel, threads_per_cta, sm, entry.shared_mem_per_cta);
     regmutex["allocated_regs"] = s.allocated_regs;
     regmutex["bs"] = s.bs;
     regmutex["es"] = s.es;
@@ -160,6 +271,7 @@ ordered_json kernel_report(const Kernel& kernel, const CompileInput& in, const S
   ordered_json intervals = ordered_json::array();
   for (uint32_t n : interval_sizes) intervals.push_back(interval_report(kernel, n));
   j["register_intervals"] = std::move(intervals);
+  j["shape"] = shape_report(kernel, live, threads_per_cta, params);
   return j;
 }
 
@@ -170,7 +282,8 @@ std::string fixed(double value, int digits) {
 }
 
 void print_text(std::ostream& os, const ordered_json& k) {
-  os << "kernel " << k["kernel"].get<std::string>() << '\n'
+  const std::string selector = k["selector"].get<std::string>();
+  os << "kernel " << (selector.empty() ? k["kernel"].get<std::string>() : selector) << '\n'
      << "  " << k["blocks"] << " basic blocks, " << k["instructions"] << " instructions, "
      << k["edges"] << " edges\n"
      << "  registers: " << k["registers"] << " named, " << k["allocated_registers"]
@@ -208,18 +321,21 @@ void print_text(std::ostream& os, const ordered_json& k) {
 
 po::options_description compile_options() {
   po::options_description desc("Options of 'warpreg compile'", kHelpWidth, kHelpWidth / 2);
-  desc.add_options()("file", po::value<std::string>()->value_name("FILE"),
-                     "The kernel: an nvdisasm -cfg graph (FILE.dot) or an Accel-Sim trace "
-                     "(FILE.traceg, whose static CFG is rebuilt from the executed PCs). Also "
-                     "given as the bare argument.")(
+  desc.add_options()(
+      "file", po::value<std::string>()->value_name("FILE[:FUNCTION]"),
+      "The kernels: an nvdisasm -cfg graph (FILE.dot), an Accel-Sim trace (FILE.traceg[.gz], "
+      "whose static CFG is rebuilt from the executed PCs), a kernelslist.g (each launch's "
+      "trace) or a cuobjdump -sass listing (recognised by its content, every function of "
+      "every architecture). Also given as the bare argument; FILE:FUNCTION picks one function.")(
       "function", po::value<std::string>()->value_name("NAME"),
-      "Only this function of a .dot file. Default: every function in the file.")(
+      "Only this function: a .dot function name, or for a cuobjdump listing NAME, sm_NN (every "
+      "function of that architecture) or sm_NN:NAME. Default: every function in the file.")(
       "regs-per-interval,n", po::value<std::vector<uint32_t>>()->multitoken()->value_name("N"),
       "LTRF registers per register-interval; repeatable to compare sizes. Default: 16 (seed 004 "
       "§5: a 16-register working set per warp).")(
       "threads-per-cta", po::value<uint32_t>()->value_name("T"),
       "Threads per CTA for RegMutex's occupancy. Default: the trace's block size, 256 for a "
-      ".dot file (which carries no launch shape).")(
+      ".dot file or a cuobjdump listing (which carry no launch shape).")(
       "json", po::bool_switch(), "Print JSON (one array, one object per kernel). Default: text.");
   add_preset_option(desc);
   add_set_option(desc);
@@ -227,7 +343,9 @@ po::options_description compile_options() {
 }
 
 int compile_command(const po::variables_map& vm) {
-  if (!vm.count("file")) throw UsageError("compile needs a FILE.dot or FILE.traceg");
+  if (!vm.count("file"))
+    throw UsageError(
+        "compile needs a FILE: a .dot, a .traceg, a kernelslist.g or a cuobjdump listing");
   const Params params = load_params(vm);
   const SmLimits sm = SmConfig::from(params).limits;
   std::vector<uint32_t> sizes = {kDefaultRegsPerInterval};
@@ -239,7 +357,8 @@ int compile_command(const po::variables_map& vm) {
 
   const CompileInput in = read_input(vm["file"].as<std::string>(), vm, params);
   ordered_json all = ordered_json::array();
-  for (const Kernel& kernel : in.kernels) all.push_back(kernel_report(kernel, in, sm, sizes));
+  for (const StaticKernelEntry& entry : in.kernels)
+    all.push_back(kernel_report(entry, in, sm, sizes, params));
   if (vm["json"].as<bool>()) {
     std::cout << all.dump(2) << '\n';
   } else {

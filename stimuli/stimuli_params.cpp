@@ -107,27 +107,35 @@ static void declare_kernel_driver_params(std::vector<ParamSpec>& out) {
                             kDriver));
   out.push_back(profile_int("dot.threads_per_cta", 256, 1, 1024, "threads",
                             "Threads per CTA for an nvdisasm .dot kernel.", kDriver));
+  out.push_back(profile_int("cuobjdump.ctas", 30, 1, 1 << 24, "CTAs",
+                            "CTAs launched for a kernel of a cuobjdump listing (a listing has no "
+                            "launch; real:ID workloads take the paper's).",
+                            kDriver));
+  out.push_back(profile_int("cuobjdump.threads_per_cta", 256, 1, 1024, "threads",
+                            "Threads per CTA for a kernel of a cuobjdump listing.", kDriver));
   out.push_back(profile_int("dot.trip_count", 4, 0, 1000000, "back edges",
                             "Times each lane takes a loop's back edge per entry into the loop, "
-                            "for every loop of a .dot kernel.",
+                            "for every loop of a .dot or cuobjdump kernel.",
                             kDriver));
-  out.push_back(profile_real("dot.trip_spread", "0", 0, 100, "fraction of the trip count",
-                             "Per-lane spread of a .dot kernel's trip counts: on each entry a lane "
-                             "takes the back edge dot.trip_count + u times, u uniform in "
-                             "[0, round(dot.trip_count x spread)], so lanes leave loops apart.",
-                             kDriver));
+  out.push_back(profile_real(
+      "dot.trip_spread", "0", 0, 100, "fraction of the trip count",
+      "Per-lane spread of a .dot or cuobjdump kernel's trip counts: on each entry a lane "
+      "takes the back edge dot.trip_count + u times, u uniform in "
+      "[0, round(dot.trip_count x spread)], so lanes leave loops apart.",
+      kDriver));
   out.push_back(profile_real("dot.divergence", "0.2", 0, 1, "probability",
-                             "Probability that a data-dependent branch or predicate of a .dot "
-                             "kernel splits the active lanes.",
+                             "Probability that a data-dependent branch or predicate of a .dot or "
+                             "cuobjdump kernel splits the active lanes.",
                              kDriver));
   out.push_back(profile_real("dot.taken", "0.5", 0, 1, "probability",
-                             "Probability that a data-dependent branch of a .dot kernel that "
-                             "does not split is taken.",
+                             "Probability that a data-dependent branch of a .dot or cuobjdump "
+                             "kernel that does not split is taken.",
                              kDriver));
-  out.push_back(profile_real("dot.early_exit", "0.05", 0, 1, "probability",
-                             "Probability that a guarded EXIT of a .dot kernel retires lanes "
-                             "(a suffix of the warp, as a thread-index bounds check does).",
-                             kDriver));
+  out.push_back(profile_real(
+      "dot.early_exit", "0.05", 0, 1, "probability",
+      "Probability that a guarded EXIT (or sm_1x RET) of a .dot or cuobjdump kernel retires lanes "
+      "(a suffix of the warp, as a thread-index bounds check does).",
+      kDriver));
 }
 
 // open_workload.cpp refers to it, so that every program that opens a workload links these.

@@ -4,22 +4,22 @@
 
 namespace warpreg {
 
-void declare_rfv_params(std::vector<ParamSpec>& out);
-
 void warpreg_register_design_rfv(DesignRegistry& registry) {
-  registry.add(DesignSpec{
-      "rfv",
-      "GPU register file virtualization: renaming table, release flag cache, register "
-      "balance throttle, sub-array gating",
-      "seed 000 (Jeon et al., MICRO'15)",
-      {"register names (architected -> physical mapping)"},
-      declare_rfv_params,
-      [](DesignAssembly& assembly) {
-        const DesignContext& c = assembly.context();
-        assembly.add_stage<RfvStage>(PathSlot::Translation, "rfv",
-                                     RfvConfig::from(c.params, c.machine.limits, c.regfile), c);
-      },
-      {"rename-table", "release-flag-cache"}});
+  registry.add(
+      DesignSpec{"rfv",
+                 "GPU register file virtualization: renaming table, release flag cache, register "
+                 "balance throttle, sub-array gating",
+                 "seed 000 (Jeon et al., MICRO'15)",
+                 {"register names (architected -> physical mapping)"},
+                 [](std::vector<ParamSpec>& out) {
+                   RfvParams().declare(out);
+                   RenamingTableParams().declare(out);
+                   ReleaseFlagCacheParams().declare(out);
+                 },
+                 [](DesignAssembly& assembly) {
+                   assembly.add_stage<RfvStage>(PathSlot::Translation, "rfv", assembly.context());
+                 },
+                 {"rename-table", "release-flag-cache"}});
 }
 
 }  // namespace warpreg

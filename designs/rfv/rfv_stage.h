@@ -1,56 +1,134 @@
 #pragma once
 // GPU register file virtualization (seed 000) as one operand-path stage that is also
-// an issue hook: the renaming table translates every register access, the release
-// flag cache supplies the compiler's release flags at issue, pbr instructions
-// release registers at reconvergence points, and the register balance counters
-// throttle CTAs when physical registers run short. docs/blocks/rfv.md.
+// an issue hook, assembled from two blocks (its SystemC children):
+//   rfv.renaming_table      translates every register access (modules/rfv)
+//   rfv.release_flag_cache  supplies the compiler's pir flags at issue (modules/rfv;
+//                           rfv.mode = compiler only)
+// The stage itself keeps what belongs to the design: pir/pbr handling, the register
+// balance throttle, spill and fill, and sub-array power gating (through the register
+// file's StoragePower; the stage keeps the wake-up latency). As a translation stage
+// it sends its own Launch / Retire per physical register as it maps and frees them
+// (docs/composition.md). docs/blocks/rfv.md.
+#include <array>
 #include <memory>
 #include <vector>
 
 #include "common/cycle_clock.h"
+#include "common/param_set.h"
+#include "common/stat_set.h"
 #include "designs/rfv/rfv_program.h"
 #include "modules/interfaces/issue_hook.h"
-#include "modules/interfaces/occupancy.h"
 #include "modules/interfaces/operand_stage.h"
-#include "modules/interfaces/regfile_geometry.h"
 #include "modules/interfaces/reporting_block.h"
+#include "modules/interfaces/storage_power.h"
 #include "modules/rfv/register_balance.h"
-#include "modules/rfv/release_flag_cache.h"
-#include "modules/rfv/renaming_table.h"
+#include "modules/rfv/release_flag_cache_module.h"
+#include "modules/rfv/renaming_table_module.h"
 #include "power/energy.h"
 
 namespace warpreg {
 
-class Params;
 struct DesignContext;
 
 enum class RfvMode : uint8_t {
-  Off,
   Compiler,  ///< release flags (pir/pbr) from the compiler: the paper's design
   Hardware   ///< hardware-only renaming: registers are released only at warp exit
 };
 
-struct RfvConfig {
-  RfvMode mode = RfvMode::Off;
-  uint32_t table_bytes = 1024;  ///< renaming-table budget; 0: the full table
-  uint32_t lookup_cycles = 1;   ///< extra pipeline cycles of a table lookup
-  bool power_gating = false;    ///< gate sub-arrays with no allocated register
-  uint32_t wakeup_cycles = 1;   ///< a gated sub-array's wake-up delay
-  RenamingConfig renaming;
-  ReleaseFlagCacheConfig flag_cache;
-  /// Reads rfv.* and the SM's sizes. Throws ParamError / ConfigError naming the option.
-  static RfvConfig from(const Params& params, const SmLimits& limits,
-                        const RegFileGeometry& regfile);
+/// The design's own parameters (rfv.*); its blocks declare theirs
+/// (RenamingTableParams, ReleaseFlagCacheParams).
+struct RfvParams : ParamSet {
+  explicit RfvParams(const Params* values = nullptr) : ParamSet("rfv", values) {}
+  Choice<RfvMode> mode{
+      this,
+      "mode",
+      RfvMode::Compiler,
+      {{"compiler", RfvMode::Compiler}, {"hardware", RfvMode::Hardware}},
+      "Register renaming (design rfv): compiler = the paper's design (release after the read the "
+      "compiler's pir flags, and at pbr reconvergence points); hardware = hardware-only "
+      "renaming, a register is mapped at its first write and kept until the warp exits (the "
+      "same register count as releasing on redefinition).",
+      "seed 000 §6-7 (compiler support, renaming table); §9.5 (hardware-only renaming of the "
+      "NVIDIA patent [46])"};
+  Choice<bool> power_gating{
+      this,
+      "power_gating",
+      false,
+      {{"off", false}, {"on", true}},
+      "Sub-array power gating: a register sub-array with no allocated entry is gated (its cells "
+      "leak rf_gated_leakage_fraction of ON, accounted by the register file) and wakes when a "
+      "register is allocated in it.",
+      "seed 000 §8.2 (sub-array level power gating of dead registers)"};
+  Param<uint32_t> wakeup_cycles{
+      this,
+      "wakeup_cycles",
+      1,
+      {0, 1000},
+      "cycles",
+      "Cycles a gated sub-array needs before the register allocated in it can be written or "
+      "read.",
+      "seed 000 §9.2: CACTI-P gives less than one cycle; the paper explores 1, 3 and 10 cycles"};
+};
+
+struct RfvStats : StatSet {
+  RfvStats() : StatSet("rfv") {}
+  Counter released_by_pir{this, "released_by_pir", "registers",
+                          "Registers freed after the read their pir flag marks."};
+  Counter released_by_pbr{this, "released_by_pbr", "registers",
+                          "Registers freed by pbr instructions at reconvergence points."};
+  Counter released_at_exit{this, "released_at_exit", "registers",
+                           "Renamed registers still mapped when their warp exited."};
+  Counter pir_fetches{this, "pir_fetches", "instructions",
+                      "pir instructions fetched and decoded (release-flag-cache misses)."};
+  Counter pbr_fetches{this, "pbr_fetches", "instructions",
+                      "pbr instructions fetched and decoded (always)."};
+  Counter warp_instructions{this, "warp_instructions", "instructions",
+                            "Instructions issued (the base of the code increase)."};
+  Counter throttled_issues{this, "throttled_issues", "verdicts",
+                           "Issues held by the register balance throttle."};
+  Counter allocation_waits{this, "allocation_waits", "verdicts",
+                           "Issues held because a destination's bank had no free register."};
+  Counter unwritten_reads{this, "unwritten_reads", "reads",
+                          "Reads of a register never written (mapped then)."};
+  Counter dead_writes{this, "dead_writes", "writes",
+                      "Writebacks to a register a pbr released while the write was in flight."};
+  Counter subarray_wakeups{this, "subarray_wakeups", "wake-ups",
+                           "Gated sub-arrays woken by an allocation."};
+  Counter wake_waits{this, "wake_waits", "accesses",
+                     "Accesses that waited for their sub-array to wake up."};
+  Counter spills{this, "spills", "warps", "Warps whose renamed registers were spilled."};
+  Counter spilled_registers{this, "spilled_registers", "registers", "Registers spilled."};
+  Counter fills{this, "fills", "warps", "Spilled warps refilled."};
+  Statistic<double> mean_mapped_registers{this, "mean_mapped_registers", "registers",
+                                          "Renamed registers mapped, averaged over cycles."};
+  Statistic<double> mean_allocated_registers{
+      this, "mean_allocated_registers", "registers",
+      "Registers allocated with renaming (mapped plus the exempt ones of resident warps), "
+      "averaged over cycles (Fig. 10)."};
+  Statistic<double> mean_baseline_registers{
+      this, "mean_baseline_registers", "registers",
+      "Registers the baseline allocates (every register of every resident warp), averaged."};
+  Statistic<double> allocation_reduction{this, "allocation_reduction", "fraction",
+                                         "1 - allocated / baseline registers (Fig. 10)."};
+  Statistic<double> dynamic_code_increase{this, "dynamic_code_increase", "fraction",
+                                          "pir and pbr fetched per warp instruction (Fig. 13)."};
+  Statistic<double> static_code_increase{this, "static_code_increase", "fraction",
+                                         "pir and pbr per static instruction."};
+  Statistic<nlohmann::json> breakdown_pj{
+      this, "breakdown_pj", "pJ",
+      "The design's energy as Fig. 12 splits it: renaming_table (the rfv.renaming_table "
+      "block), flag_instructions (pir/pbr decode plus the rfv.release_flag_cache block)."};
+  Statistic<uint64_t> storage_bits{this, "storage_bits", "bits",
+                                   "The stage's own storage: the register balance counters."};
 };
 
 class RfvStage : public OperandStage, public IssueHook, public ReportingBlock {
  public:
   /// Throws ConfigError when the kernel has no static code (release flags need it)
   /// or does not fit the renaming table.
-  RfvStage(sc_core::sc_module_name name, const RfvConfig& config, const DesignContext& context);
+  RfvStage(sc_core::sc_module_name name, const DesignContext& context);
 
   bool translates_names() const override { return true; }
-  bool owns_register_leakage() const override { return config_.power_gating; }
 
   // IssueHook
   IssueVerdict before_issue(uint32_t slot, uint32_t cta_slot, uint32_t index, const WarpInst& inst,
@@ -66,12 +144,15 @@ class RfvStage : public OperandStage, public IssueHook, public ReportingBlock {
   bool resolve_stall(uint64_t now) override;
 
   // ReportingBlock
-  std::string block_name() const override { return "rfv"; }
+  std::string block_name() const override { return name(); }
+  const StatSet* statistics() const override { return &stats_; }
   nlohmann::json stats(uint64_t end_cycle) override;
   nlohmann::json describe() const override;
 
-  const RenamingTable& table() const { return table_; }
-  const RfvProgram& program() const { return program_; }
+  const RenamingTableModule& renaming_table() const { return table_; }
+  /// The release flag cache; nullptr with hardware-only renaming (no pir to cache).
+  const ReleaseFlagCacheModule* release_flag_cache() const { return flag_cache_.get(); }
+  const RfvProgram& program() const { return compiled_.program; }
 
  protected:
   void b_transport(tlm::tlm_generic_payload& payload, sc_core::sc_time& delay) override;
@@ -92,64 +173,57 @@ class RfvStage : public OperandStage, public IssueHook, public ReportingBlock {
     std::vector<std::pair<uint16_t, WarpRegister>> spill_store;  ///< spilled values
   };
 
+  /// Frees (slot, reg)'s physical register and tells the path (Retire).
   void release(uint32_t slot, uint16_t reg, uint64_t cycle);
-  /// Maps (slot, reg) for a write; wakes its sub-array if that was gated.
+  /// Maps (slot, reg) for a write and tells the path (Launch); wakes its sub-array if
+  /// that was gated. kNoPhysical when its bank is full.
   uint32_t allocate(uint32_t slot, uint16_t reg, uint64_t cycle);
-  /// Gates or wakes the sub-array of `phys` after its occupancy changed.
+  /// Integrates the mapped-register count, and gates or wakes the sub-array of `phys`
+  /// after its occupancy changed.
   void note_occupancy(uint32_t phys, uint64_t cycle);
-  uint32_t subarray_index(uint32_t phys) const {
-    return RenamingTable::bank_of_physical(phys, config_.renaming.rf_banks) *
-               config_.renaming.subarrays_per_bank() +
-           table_.subarray_of(phys);
-  }
-  uint64_t lookup_delay(uint64_t cycle, uint16_t collector, uint16_t reg);
+  /// Asks the register file to put sub-array `subarray` of `bank` into `state`.
+  void set_subarray_power(uint32_t bank, uint32_t subarray, power::PowerState state,
+                          uint64_t cycle);
+  uint32_t subarray_index(uint32_t phys) const;
   bool destinations_fit(uint32_t slot, const WarpInst& inst) const;
-  /// Reads or writes a register through the banks outside any instruction (spill/fill).
-  void move_register(RfAccessKind kind, uint32_t slot, uint16_t reg, uint32_t phys,
-                     WarpRegister& value, uint64_t cycle);
+  /// Sends a transaction of the stage's own down the path at `cycle`: Launch / Retire
+  /// of physical registers [phys, phys + count), or a spill read / fill write of one.
+  void send(RfAccessKind kind, uint32_t slot, uint16_t reg, uint32_t phys, uint32_t count,
+            WarpRegister* value, uint64_t cycle);
+  void launch_warp(uint16_t slot, uint16_t cta_slot, uint64_t cycle);
+  void retire_warp(uint16_t slot, uint64_t cycle);
+  /// Read / Write: name translation, lookup and wake-up delay. False when the access
+  /// ends here (a dead write).
+  bool translate(tlm::tlm_generic_payload& payload, RfAccess& access, sc_core::sc_time& delay);
   bool refill(uint32_t slot, uint64_t now);
+  /// Bits of the register balance counters.
+  uint64_t balance_bits() const;
 
-  RfvConfig config_;
+  RfvParams params_;
   CycleClock clock_;
-  RenamingTable table_;
-  ReleaseFlagCache flag_cache_;
+  /// The compiler's renaming plan and release program for the kernel.
+  RfvMetadata compiled_;
+  RenamingTableModule table_;
+  std::unique_ptr<ReleaseFlagCacheModule> flag_cache_;  ///< compiler mode only
   RegisterBalance balance_;
-  RfvProgram program_;
-  RenamingPlan plan_;
   std::vector<WarpState> warps_;
+  StoragePower& storage_power_;
+  StoragePower::Controller power_controller_ = 0;
   std::vector<bool> subarray_on_;         ///< per (bank, sub-array): powered
   std::vector<uint64_t> subarray_ready_;  ///< per (bank, sub-array): first usable cycle
   uint64_t last_power_cycle_ = 0;         ///< transitions are dated monotonically
-  /// Lookups per table bank of the instruction being looked up (collector, cycle).
-  std::vector<uint32_t> lookups_in_bank_;
-  uint16_t lookup_collector_ = 0xffff;
-  uint64_t lookup_cycle_ = ~uint64_t(0);
-  static constexpr uint16_t kWritebackUnit = 0xfffe;
   uint32_t warps_per_cta_ = 0;
   uint32_t last_mapped_ = 0;
   uint32_t resident_warps_ = 0;
   uint32_t regs_per_thread_ = 0;
   uint32_t spill_latency_ = 400;  ///< cycles of a warp's fill loads (mem.miss_latency)
-  RfTransaction spill_txn_;
+  RfTransaction own_txn_;         ///< the stage's own transactions (Launch/Retire, spill/fill)
+  /// Time integrals of the mapped registers and resident warps (Fig. 10's allocation).
+  uint64_t mapped_cycles_ = 0, resident_warp_cycles_ = 0, occupancy_since_ = 0;
 
-  struct Counters {
-    uint64_t released_by_pir = 0, released_by_pbr = 0, released_at_exit = 0;
-    uint64_t pir_fetches = 0, pbr_fetches = 0;
-    uint64_t throttled = 0, allocation_waits = 0, unwritten_reads = 0;
-    uint64_t dead_writes = 0;  ///< writebacks to a register released while in flight
-    uint64_t lookup_conflicts = 0;
-    uint64_t wakeups = 0, wake_waits = 0;
-    uint64_t spills = 0, spilled_registers = 0, fills = 0;
-    uint64_t mapped_cycles = 0;         ///< sum over cycles of renamed registers mapped
-    uint64_t resident_warp_cycles = 0;  ///< sum over cycles of resident warps
-    uint64_t warp_instructions = 0;     ///< instructions issued (for the code increase)
-    uint64_t mapped_since = 0;          ///< cycle of the last change of the mapped count
-  } counters_;
-
+  RfvStats stats_;
   power::EnergyAccount energy_;
-  power::EnergyAccount::EventId lookups_, updates_, pir_decodes_, pbr_decodes_;
-  power::EnergyAccount::GroupId table_banks_;
-  power::EnergyAccount::GroupId subarrays_ = 0;
+  power::EnergyAccount::EventId pir_decodes_, pbr_decodes_;
 };
 
 }  // namespace warpreg

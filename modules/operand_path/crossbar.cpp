@@ -2,6 +2,7 @@
 
 #include "common/params.h"
 #include "modules/interfaces/rf_access.h"
+#include "power/power_params.h"
 #include "power/tech_scaling.h"
 
 namespace warpreg {
@@ -12,7 +13,7 @@ constexpr unsigned kFlitBytes = 16;  // 128-bit links
 
 Crossbar::Crossbar(sc_core::sc_module_name name, const Params& params, const power::TechTable& tech,
                    double cycle_ns)
-    : OperandStage(name), wire_mm_(params.real("power.wire_mm")), energy_("crossbar", cycle_ns) {
+    : OperandStage(name), wire_mm_(PowerParams(&params).wire_mm), energy_("crossbar", cycle_ns) {
   flits_ = energy_.add_event(
       "flits", "128-bit flits carried between banks and collectors (8 per warp register)",
       power::scaled(tech, "crossbar_transfer", "transfer_bytes", kFlitBytes) * wire_mm_);

@@ -15,6 +15,8 @@ class Crossbar : public OperandStage, public ReportingBlock {
            double cycle_ns);
 
   std::string block_name() const override { return "crossbar"; }
+  /// Energy only: flits are its one event.
+  const StatSet* statistics() const override { return &stats_; }
   nlohmann::json stats(uint64_t end_cycle) override;
   nlohmann::json describe() const override;
 
@@ -23,6 +25,7 @@ class Crossbar : public OperandStage, public ReportingBlock {
 
  private:
   double wire_mm_;
+  StatSet stats_{"crossbar"};
   power::EnergyAccount energy_;
   power::EnergyAccount::EventId flits_;
 };

@@ -3,11 +3,13 @@
 #include "common/errors.h"
 #include "common/params.h"
 #include "modules/interfaces/rf_access.h"
+#include "power/power_params.h"
 #include "power/tech_scaling.h"
 
 namespace warpreg {
 
 WARPREG_REGISTER_PARAMS(RegFileParams);
+WARPREG_REGISTER_STATS(RegFileStats);
 
 RegFileConfig RegisterFileModule::config_from(const Params& p) {
   const RegFileParams rf(&p);
@@ -46,7 +48,7 @@ RegisterFileModule::RegisterFileModule(sc_core::sc_module_name name, const Param
                  core_.config().banks) {
   const RegFileConfig& c = core_.config();
   const double slice_bytes = c.slice_bytes();
-  const double access_scale = params.real("power.rf_access_scale");
+  const double access_scale = PowerParams(&params).rf_access_scale;
   slice_reads_ = energy_.add_event(
       "slice_reads", "lane slices read (one bank entry slice each)",
       power::scaled(tech, "rf_bank_read", "access_bytes", slice_bytes) * access_scale);
@@ -153,16 +155,17 @@ nlohmann::json RegisterFileModule::stats(uint64_t end_cycle) {
   }
   energy_.finish(end_cycle);
   nlohmann::json j = energy_.to_json();
-  if (!leakage_owner_.empty()) j["leakage_accounted_by"] = leakage_owner_;
-  if (power_map_.controlled()) j["power_controllers"] = power_map_.controller_names();
   j["storage_bits"] = core_.config().storage_bits();
   const RegFileCore::Counters& c = core_.counters();
-  j["reads"] = c.reads;
-  j["writes"] = c.writes;
-  j["conflicted_reads"] = c.conflicted_reads;
-  j["conflict_cycles"] = c.conflict_cycles;
-  j["conflicted_writes"] = c.conflicted_writes;
-  j["bank_accesses"] = core_.bank_accesses();
+  stats_.reads.set(c.reads);
+  stats_.writes.set(c.writes);
+  stats_.conflicted_reads.set(c.conflicted_reads);
+  stats_.conflict_cycles.set(c.conflict_cycles);
+  stats_.conflicted_writes.set(c.conflicted_writes);
+  stats_.bank_accesses.set(core_.bank_accesses());
+  stats_.leakage_accounted_by.set(leakage_owner_);
+  stats_.power_controllers.set(power_map_.controller_names());
+  stats_.write(j);
   return j;
 }
 

@@ -11,6 +11,7 @@
 
 #include "common/cycle_clock.h"
 #include "common/param_set.h"
+#include "common/stat_set.h"
 #include "modules/interfaces/reporting_block.h"
 #include "modules/regfile/regfile_core.h"
 #include "modules/regfile/storage_power_map.h"
@@ -69,6 +70,29 @@ struct RegFileParams : ParamSet {
       "GPGPU-Sim 3.x GTX480 (Fermi) configuration; seeds 000-004 baseline";
 };
 
+/// What the register file reports besides energy (stats.json blocks.regfile).
+struct RegFileStats : StatSet {
+  RegFileStats() : StatSet("regfile") {}
+  Statistic<uint64_t> reads{this, "reads", "accesses", "Warp-register reads served by the banks."};
+  Statistic<uint64_t> writes{this, "writes", "accesses", "Warp-register writes served."};
+  Statistic<uint64_t> conflicted_reads{
+      this, "conflicted_reads", "accesses",
+      "Reads not served in the cycle they asked for: a read port of a bank slice was taken."};
+  Statistic<uint64_t> conflict_cycles{this, "conflict_cycles", "cycles",
+                                      "Sum of the cycles those reads waited for a port."};
+  Statistic<uint64_t> conflicted_writes{this, "conflicted_writes", "accesses",
+                                        "Writes that waited for a write port."};
+  Statistic<std::vector<uint64_t>> bank_accesses{this, "bank_accesses", "accesses per bank",
+                                                 "Reads plus writes each bank served."};
+  Statistic<std::string> leakage_accounted_by{
+      this, "leakage_accounted_by", "block",
+      "The stage that models the storage itself and accounts its leakage (empty: none)."};
+  Statistic<std::vector<std::string>> power_controllers{
+      this, "power_controllers", "blocks",
+      "Designs' blocks that set the cells' power states; the cells' residency is then in "
+      "residency.cells."};
+};
+
 class RegisterFileModule : public sc_core::sc_module, public ReportingBlock {
  public:
   tlm_utils::simple_target_socket<RegisterFileModule> socket;
@@ -83,6 +107,7 @@ class RegisterFileModule : public sc_core::sc_module, public ReportingBlock {
   const RegFileCore& core() const { return core_; }
 
   std::string block_name() const override { return "regfile"; }
+  const StatSet* statistics() const override { return &stats_; }
   nlohmann::json stats(uint64_t end_cycle) override;
   nlohmann::json describe() const override;
 
@@ -110,6 +135,7 @@ class RegisterFileModule : public sc_core::sc_module, public ReportingBlock {
   power::EnergyAccount::EventId slice_reads_, slice_writes_, arbiter_requests_, conflicts_;
   power::EnergyAccount::GroupId banks_;
   StoragePowerMap power_map_;
+  RegFileStats stats_;
   std::optional<power::EnergyAccount::GroupId> cells_;  ///< once a controller is registered
   std::string leakage_owner_;  ///< the stage that models the storage itself, if any
   double cell_on_mw_ = 0;      ///< leakage of one ON cell (one lane slice of one entry)

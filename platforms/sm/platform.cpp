@@ -7,7 +7,9 @@
 #include "modules/operand_path/crossbar.h"
 #include "modules/regfile/regfile_module.h"
 #include "platforms/sm/sm_module.h"
+#include "platforms/sm/sm_params.h"
 #include "power/energy.h"
+#include "power/power_params.h"
 
 namespace warpreg {
 
@@ -18,15 +20,14 @@ class SmPlatformImpl {
         designs_(DesignRegistry::instance().resolve(params.designs())),
         settings_(std::move(settings)),
         workload_(std::move(workload)),
-        tech_(power::TechTable::load(params.text("power.tech"))),
-        clock_(params.real("sim.clock_mhz")),
+        tech_(power::TechTable::load(PowerParams(&params).tech)),
+        clock_(SimParams(&params).clock_mhz),
         config_(SmConfig::from(params)),
         shadow_(config_.limits.max_warps, kMaxArchRegisters + 1),
         regfile_("regfile", params, tech_, clock_),
         crossbar_("crossbar", params, tech_, clock_.ns_per_cycle()),
-        sm_("sm", config_, *workload_, shadow_, tech_, clock_,
-            static_cast<uint64_t>(params.integer("sim.quantum_cycles")),
-            static_cast<uint64_t>(params.integer("sim.max_cycles"))) {
+        sm_("sm", config_, *workload_, shadow_, tech_, clock_, SimParams(&params).quantum_cycles,
+            SimParams(&params).max_cycles) {
     // The operand path: SM collectors -> crossbar -> design stages -> extra stages -> banks.
     build_designs();
     if (settings_.extra_stages)
@@ -127,11 +128,17 @@ class SmPlatformImpl {
     return stats;
   }
 
+  const StatSet* block_statistics(const std::string& name) const {
+    for (const ReportingBlock* b : blocks_)
+      if (b->block_name() == name) return b->statistics();
+    return nullptr;
+  }
+
   nlohmann::json describe() const {
     nlohmann::json blocks = nlohmann::json::object();
     for (const ReportingBlock* b : blocks_) blocks[b->block_name()] = b->describe();
     return {{"preset", params_.preset()},     {"designs", params_.designs()},
-            {"technology", tech_.name()},     {"clock_mhz", params_.real("sim.clock_mhz")},
+            {"technology", tech_.name()},     {"clock_mhz", SimParams(&params_).clock_mhz.get()},
             {"operand_path", operand_path()}, {"blocks", std::move(blocks)},
             {"params", params_.to_json()}};
   }
@@ -234,18 +241,22 @@ nlohmann::json SmPlatform::run() { return impl_->run(); }
 
 nlohmann::json SmPlatform::describe() const { return impl_->describe(); }
 
+const StatSet* SmPlatform::block_statistics(const std::string& block) const {
+  return impl_->block_statistics(block);
+}
+
 // The SM's parameters (sm_params.cpp) join the catalogue of every program with an SM.
 extern const ParamRegistrar kPlatformParams;
 extern const void* const kPlatformParams_linked;
 const void* const kPlatformParams_linked = &kPlatformParams;
 
 DesignBench::DesignBench(const Params& params, Workload& workload)
-    : tech_(power::TechTable::load(params.text("power.tech"))),
-      clock_(params.real("sim.clock_mhz")),
+    : tech_(power::TechTable::load(PowerParams(&params).tech)),
+      clock_(SimParams(&params).clock_mhz),
       regfile_(RegisterFileModule::config_from(params)),
       workload_description_(workload.describe()),
       power_map_(regfile_.physical_registers(), regfile_.lane_slices, regfile_.banks),
-      context_{params,   tech_,      clock_,   workload.shape(),   workload_description_,
+      context_{params,   tech_,      clock_,   workload.shape(),    workload_description_,
                machine_, occupancy_, regfile_, workload.metadata(), power_map_} {
   const SmConfig config = SmConfig::from(params);
   machine_.limits = config.limits;

@@ -10,10 +10,11 @@
 #include "common/cycle_clock.h"
 #include "common/errors.h"
 #include "common/params.h"
+#include "common/stat_set.h"
 #include "modules/interfaces/design_context.h"
-#include "modules/regfile/storage_power_map.h"
 #include "modules/interfaces/operand_stage.h"
 #include "modules/interfaces/workload.h"
+#include "modules/regfile/storage_power_map.h"
 #include "platforms/sm/sm_core.h"
 #include "power/energy.h"
 
@@ -46,6 +47,10 @@ class SmPlatform {
   /// The hardware reference view: every instantiated block with its storage in
   /// bits per structure, ports, latencies and parameters.
   nlohmann::json describe() const;
+
+  /// The statistics block `block` (its stats.json key) declares; nullptr for an unknown
+  /// block or one that reports energy only.
+  const StatSet* block_statistics(const std::string& block) const;
 
  private:
   std::unique_ptr<SmPlatformImpl> impl_;

@@ -6,6 +6,7 @@
 
 #include "common/errors.h"
 #include "common/params.h"
+#include "platforms/sm/sm_params.h"
 
 namespace warpreg {
 
@@ -24,12 +25,6 @@ UnitType unit_of(InstClass c) {
 namespace {
 const char* kUnitNames[kUnitTypes] = {"SP", "SFU", "MEM"};
 
-SchedulerPolicy parse_policy(const std::string& name) {
-  if (name == "lrr") return SchedulerPolicy::Lrr;
-  if (name == "two_level") return SchedulerPolicy::TwoLevel;
-  return SchedulerPolicy::Gto;
-}
-
 uint64_t splitmix64(uint64_t& state) {
   uint64_t z = (state += 0x9e3779b97f4a7c15ull);
   z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
@@ -45,30 +40,34 @@ std::string hex(uint64_t v) {
 }  // namespace
 
 SmConfig SmConfig::from(const Params& p) {
-  auto u32 = [&p](const char* name) { return static_cast<uint32_t>(p.integer(name)); };
+  const SmParams sm(&p);
+  const CollectorParams collector(&p);
+  const ExecParams exec(&p);
+  const MemParams mem(&p);
+  const SimParams sim(&p);
   SmConfig c;
-  c.limits.max_warps = u32("sm.max_warps");
-  c.limits.max_threads = u32("sm.max_threads");
-  c.limits.max_ctas = u32("sm.max_ctas");
-  c.limits.shared_mem_bytes = u32("sm.shared_mem_bytes");
-  c.limits.registers = u32("sm.registers");
-  c.limits.reg_alloc_granularity = u32("sm.reg_alloc_granularity");
-  c.schedulers = u32("sm.schedulers");
-  c.issue_width = u32("sm.issue_width");
-  c.policy = parse_policy(p.text("sm.scheduler"));
-  c.ready_queue = u32("sm.ready_queue");
-  c.collectors = {u32("collector.sp"), u32("collector.sfu"), u32("collector.mem")};
-  c.exec_units = {u32("exec.sp_units"), u32("exec.sfu_units"), u32("exec.mem_units")};
-  c.alu_latency = u32("exec.alu_latency");
-  c.sfu_latency = u32("exec.sfu_latency");
-  c.sfu_interval = u32("exec.sfu_interval");
-  c.branch_latency = u32("exec.branch_latency");
-  c.store_latency = u32("exec.store_latency");
-  c.mem_hit_rate = p.real("mem.hit_rate");
-  c.mem_hit_latency = u32("mem.hit_latency");
-  c.mem_miss_latency = u32("mem.miss_latency");
-  c.seed = static_cast<uint64_t>(p.integer("sim.seed"));
-  c.watchdog_cycles = static_cast<uint64_t>(p.integer("sim.watchdog_cycles"));
+  c.limits.max_warps = sm.max_warps;
+  c.limits.max_threads = sm.max_threads;
+  c.limits.max_ctas = sm.max_ctas;
+  c.limits.shared_mem_bytes = sm.shared_mem_bytes;
+  c.limits.registers = sm.registers;
+  c.limits.reg_alloc_granularity = sm.reg_alloc_granularity;
+  c.schedulers = sm.schedulers;
+  c.issue_width = sm.issue_width;
+  c.policy = sm.scheduler;
+  c.ready_queue = sm.ready_queue;
+  c.collectors = {collector.sp, collector.sfu, collector.mem};
+  c.exec_units = {exec.sp_units, exec.sfu_units, exec.mem_units};
+  c.alu_latency = exec.alu_latency;
+  c.sfu_latency = exec.sfu_latency;
+  c.sfu_interval = exec.sfu_interval;
+  c.branch_latency = exec.branch_latency;
+  c.store_latency = exec.store_latency;
+  c.mem_hit_rate = mem.hit_rate;
+  c.mem_hit_latency = mem.hit_latency;
+  c.mem_miss_latency = mem.miss_latency;
+  c.seed = sim.seed;
+  c.watchdog_cycles = sim.watchdog_cycles;
   return c;
 }
 

@@ -6,6 +6,8 @@
 
 namespace warpreg {
 
+WARPREG_REGISTER_STATS(CollectorStats);
+
 SmModule::SmModule(sc_core::sc_module_name name, const SmConfig& config, Workload& workload,
                    ShadowRegisterFile& shadow, const power::TechTable& tech,
                    const CycleClock& clock, uint64_t quantum_cycles, uint64_t max_cycles)
@@ -95,8 +97,9 @@ nlohmann::json SmModule::stats(uint64_t end_cycle) {
   energy_.finish(end_cycle);
   nlohmann::json j = energy_.to_json();
   j["storage_bits"] = uint64_t(collector_units_) * kMaxSrc * kWarpRegisterBytes * 8;
-  j["allocations"] = c.collector_allocations;
-  j["dispatches"] = c.dispatches;
+  stats_.allocations.set(c.collector_allocations);
+  stats_.dispatches.set(c.dispatches);
+  stats_.write(j);
   return j;
 }
 

@@ -16,6 +16,15 @@
 
 namespace warpreg {
 
+/// What the operand collectors report besides energy (stats.json blocks.collectors).
+struct CollectorStats : StatSet {
+  CollectorStats() : StatSet("collectors") {}
+  Statistic<uint64_t> allocations{this, "allocations", "instructions",
+                                  "Collector units assigned to issued instructions."};
+  Statistic<uint64_t> dispatches{this, "dispatches", "instructions",
+                                 "Instructions dispatched from collectors to execution units."};
+};
+
 class SmModule : public sc_core::sc_module, public OperandPort, public ReportingBlock {
  public:
   tlm_utils::simple_initiator_socket<SmModule> rf_socket;
@@ -40,6 +49,7 @@ class SmModule : public sc_core::sc_module, public OperandPort, public Reporting
   uint64_t access(RfTransaction& txn, uint64_t cycle) override;
 
   std::string block_name() const override { return "collectors"; }
+  const StatSet* statistics() const override { return &stats_; }
   nlohmann::json stats(uint64_t end_cycle) override;
   nlohmann::json describe() const override;
 
@@ -62,6 +72,7 @@ class SmModule : public sc_core::sc_module, public OperandPort, public Reporting
   power::EnergyAccount energy_;
   power::EnergyAccount::EventId buffer_writes_, buffer_reads_;
   uint32_t collector_units_;
+  CollectorStats stats_;
 };
 
 }  // namespace warpreg

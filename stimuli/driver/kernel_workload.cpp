@@ -4,6 +4,8 @@
 #include <bitset>
 #include <cmath>
 
+#include "common/params.h"
+
 namespace warpreg {
 
 namespace {
@@ -15,6 +17,19 @@ std::string_view opcode_base(const std::string& opcode) {
 unsigned popcount(LaneMask mask) { return static_cast<unsigned>(std::bitset<32>(mask).count()); }
 
 }  // namespace
+
+KernelRunConfig static_kernel_run_config(const Params& params, KernelShape shape) {
+  KernelRunConfig config;
+  config.seed = static_cast<uint64_t>(params.integer("sim.seed"));
+  config.shape = std::move(shape);
+  config.default_trip_count = static_cast<uint32_t>(params.integer("dot.trip_count"));
+  config.trip_spread = params.real("dot.trip_spread");
+  config.divergence = params.real("dot.divergence");
+  config.taken = params.real("dot.taken");
+  config.early_exit = params.real("dot.early_exit");
+  config.max_insts_per_warp = static_cast<uint64_t>(params.integer("kernel.max_insts_per_warp"));
+  return config;
+}
 
 KernelWorkload::KernelWorkload(Kernel kernel, KernelRunConfig config, std::string description)
     : kernel_(std::move(kernel)), config_(std::move(config)), description_(std::move(description)) {

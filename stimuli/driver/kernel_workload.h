@@ -51,6 +51,10 @@ struct KernelRunConfig {
   uint64_t max_insts_per_warp = 100000;
 };
 
+/// The execution model of a static kernel from a file (nvdisasm .dot, cuobjdump): the
+/// dot.* parameters, sim.seed and kernel.max_insts_per_warp, with `shape` as the launch.
+KernelRunConfig static_kernel_run_config(const Params& params, KernelShape shape);
+
 class KernelWorkload : public Workload {
  public:
   /// Analyses the kernel (loops, post-dominators, operands). `description` is the
@@ -69,6 +73,8 @@ class KernelWorkload : public Workload {
   const KernelRunConfig& config() const { return config_; }
   /// Loop headers (block ids) found by the analysis, in increasing order.
   std::vector<uint32_t> loop_headers() const;
+  /// The blocks of the loop whose header is loop_headers()[l], by block id.
+  const std::vector<bool>& loop_body(size_t l) const { return loops_.at(l).body; }
   /// Register operands the WarpInst format could not carry (beyond kMaxDst
   /// destinations or kMaxSrc sources of one static instruction): dropped.
   uint64_t dropped_operands() const { return dropped_operands_; }

@@ -1,72 +1,105 @@
 #include "stimuli/driver/open_workload.h"
 
+#include <algorithm>
 #include <filesystem>
 
 #include "common/params.h"
+#include "stimuli/benchmarks/benchmark_table.h"
 #include "stimuli/driver/kernel_workload.h"
 #include "stimuli/driver/profile.h"
 #include "stimuli/driver/spilling_workload.h"
 #include "stimuli/driver/synthetic_workload.h"
 #include "stimuli/driver/trace_workload.h"
 #include "stimuli/import/accelsim_trace.h"
-#include "stimuli/import/nvdisasm_dot.h"
+#include "stimuli/import/application.h"
+#include "stimuli/import/input_name.h"
 
 namespace warpreg {
 
 namespace {
 
-bool ends_with(const std::string& text, const std::string& suffix) {
-  return text.size() >= suffix.size() &&
-         text.compare(text.size() - suffix.size(), suffix.size(), suffix) == 0;
-}
-
-/// "FILE.dot" or "FILE.dot:FUNCTION": an nvdisasm CFG run with the dot.* launch.
-std::unique_ptr<Workload> open_dot_kernel(const std::string& name, const Params& params) {
-  const size_t dot = name.rfind(".dot");
-  const std::string path = name.substr(0, dot + 4);
-  std::string function;
-  if (dot + 4 < name.size()) function = name.substr(dot + 5);
-  std::vector<Kernel> kernels = read_nvdisasm_dot_functions(path);
-  size_t pick = 0;
-  if (!function.empty()) {
-    pick = kernels.size();
-    std::string names;
-    for (size_t i = 0; i < kernels.size(); ++i) {
-      if (kernels[i].name == function) pick = i;
-      names += (i ? ", " : "") + kernels[i].name;
-    }
-    if (pick == kernels.size())
-      throw WorkloadError(path + ": no function '" + function + "' (the file has: " + names + ")");
-  }
-  Kernel kernel = std::move(kernels[pick]);
-  KernelRunConfig config;
-  config.seed = static_cast<uint64_t>(params.integer("sim.seed"));
-  config.shape.name = kernel.name;
-  config.shape.ctas = static_cast<uint32_t>(params.integer("dot.ctas"));
-  config.shape.threads_per_cta = static_cast<uint32_t>(params.integer("dot.threads_per_cta"));
-  config.shape.regs_per_thread = std::max<uint32_t>(1, kernel.regs_used());
-  config.default_trip_count = static_cast<uint32_t>(params.integer("dot.trip_count"));
-  config.trip_spread = params.real("dot.trip_spread");
-  config.divergence = params.real("dot.divergence");
-  config.taken = params.real("dot.taken");
-  config.early_exit = params.real("dot.early_exit");
-  config.max_insts_per_warp = static_cast<uint64_t>(params.integer("kernel.max_insts_per_warp"));
-  const std::string description = "kernel " + path + ":" + kernel.name;
+/// A static kernel executed by the kernel driver with the dot.* execution model.
+/// `regs_per_thread`: the launch's registers per thread when it gives more than the
+/// kernel names (a paper's count), else 0.
+std::unique_ptr<Workload> run_static_kernel(Kernel kernel, KernelShape shape,
+                                            const std::string& description, const Params& params,
+                                            uint32_t regs_per_thread = 0) {
+  shape.name = kernel.name;
+  shape.regs_per_thread = std::max<uint32_t>({1, kernel.regs_used(), regs_per_thread});
+  KernelRunConfig config = static_kernel_run_config(params, std::move(shape));
   return std::make_unique<KernelWorkload>(std::move(kernel), std::move(config), description);
 }
 
-}  // namespace
+KernelShape launch(const Params& params, const char* prefix) {
+  KernelShape shape;
+  shape.ctas = static_cast<uint32_t>(params.integer(std::string(prefix) + ".ctas"));
+  shape.threads_per_cta =
+      static_cast<uint32_t>(params.integer(std::string(prefix) + ".threads_per_cta"));
+  return shape;
+}
 
-static std::unique_ptr<Workload> open_workload_as_given(const std::string& name,
-                                                        const Params& params) {
+/// A kernel of an nvdisasm CFG ("FILE.dot[:FUNCTION]", the dot.* launch) or of a
+/// cuobjdump listing ("FILE[:sm_NN][:FUNCTION]", the cuobjdump.* launch): the one the
+/// selector names, or the file's first.
+std::unique_ptr<Workload> open_file_kernel(const InputName& input, const char* launch_prefix,
+                                           const Params& params) {
+  std::vector<StaticKernelEntry> kernels = read_static_kernels(
+      input.path, input.selector, static_cast<uint64_t>(params.integer("sim.seed")));
+  StaticKernelEntry& first = kernels.front();
+  const std::string description = "kernel " + input.path + ":" + first.selector;
+  return run_static_kernel(std::move(first.kernel), launch(params, launch_prefix), description,
+                           params);
+}
+
+void no_selector(const InputName& input, const char* what) {
+  if (!input.selector.empty())
+    throw WorkloadError(input.path + ": " + what + " takes no ':" + input.selector +
+                        "' (only .dot files and cuobjdump listings hold several functions)");
+}
+
+std::unique_ptr<Workload> open_workload_as_given(const std::string& name, const Params& params);
+
+/// A kernelslist.g of one launch runs that launch; longer applications need a runner
+/// that runs kernels one after the other (read_application, application.h).
+std::unique_ptr<Workload> open_single_launch(const InputName& input, const Params& params) {
+  no_selector(input, "a kernelslist.g");
+  const Application app = read_kernels_list(input.path);
+  if (app.launches.size() != 1)
+    throw WorkloadError(input.path + ": an application of " + std::to_string(app.launches.size()) +
+                        " kernel launches; `run` simulates one kernel: name one of its traces "
+                        "(the first is " +
+                        app.launches.front().workload + ")");
+  return open_workload_as_given(app.launches.front().workload, params);
+}
+
+/// "real:ID[#K]": a row's real kernel with the paper's launch (benchmark_table.h), unless
+/// cuobjdump.ctas / cuobjdump.threads_per_cta are set; its profile when it has none.
+std::unique_ptr<Workload> open_benchmark(const std::string& name, const Params& params) {
+  const BenchmarkKernel bench = benchmark_kernel(name);
+  if (bench.workload.rfind("profile:", 0) == 0)
+    return open_workload_as_given(bench.workload.substr(8), params);
+  const std::optional<InputName> input = split_input_name(bench.workload);
+  if (!input) throw WorkloadError(name + ": its kernel " + bench.workload + " is missing");
+  std::vector<StaticKernelEntry> kernels = read_static_kernels(
+      input->path, input->selector, static_cast<uint64_t>(params.integer("sim.seed")));
+  KernelShape shape = launch(params, "cuobjdump");
+  if (bench.ctas != 0 && params.origin("cuobjdump.ctas") == "default") shape.ctas = bench.ctas;
+  if (bench.threads_per_cta != 0 && params.origin("cuobjdump.threads_per_cta") == "default")
+    shape.threads_per_cta = bench.threads_per_cta;
+  return run_static_kernel(std::move(kernels.front().kernel), shape,
+                           name + " (" + bench.workload + ")", params, bench.regs_per_thread);
+}
+
+std::unique_ptr<Workload> open_workload_as_given(const std::string& name, const Params& params) {
   if (name == "synthetic")
     return std::make_unique<SyntheticWorkload>(SyntheticConfig::from_params(params));
-  if (is_accelsim_trace_name(name)) return open_accelsim_trace(name, params);
-  if (ends_with(name, ".json")) return make_profile_workload(read_profile(name), params);
-  if (ends_with(name, ".dot") || name.find(".dot:") != std::string::npos)
-    return open_dot_kernel(name, params);
-  // A bare name is a shipped profile when one exists; anything else is a trace file.
-  if (name.find('/') == std::string::npos && !std::filesystem::exists(name)) {
+  if (is_benchmark_name(name)) return open_benchmark(name, params);
+  const std::optional<InputName> input = split_input_name(name);
+  if (!input) {
+    // A bare name is a shipped profile; anything else names a missing file.
+    if (name.find('/') != std::string::npos || name.find('.') != std::string::npos)
+      throw WorkloadError(name + ": cannot open " + input_format_name(detect_input_format(name)) +
+                          ": no such file");
     const std::string path = shipped_profile_path(name);
     if (std::filesystem::exists(path)) return make_profile_workload(read_profile(path), params);
     throw WorkloadError("unknown workload '" + name +
@@ -74,8 +107,27 @@ static std::unique_ptr<Workload> open_workload_as_given(const std::string& name,
                         std::to_string(shipped_profiles().size()) + " shipped profiles in " +
                         shipped_profile_dir());
   }
-  return std::make_unique<TraceWorkload>(name);
+  switch (detect_input_format(input->path)) {
+    case InputFormat::NvdisasmDot:
+      return open_file_kernel(*input, "dot", params);
+    case InputFormat::Cuobjdump:
+      return open_file_kernel(*input, "cuobjdump", params);
+    case InputFormat::AccelSimTrace:
+      no_selector(*input, "an Accel-Sim trace");
+      return open_accelsim_trace(input->path, params);
+    case InputFormat::KernelsList:
+      return open_single_launch(*input, params);
+    case InputFormat::Profile:
+      no_selector(*input, "a profile");
+      return make_profile_workload(read_profile(input->path), params);
+    case InputFormat::WarpregTrace:
+      break;
+  }
+  no_selector(*input, "a warpreg trace");
+  return std::make_unique<TraceWorkload>(input->path);
 }
+
+}  // namespace
 
 std::unique_ptr<Workload> open_workload(const std::string& name, const Params& params) {
   return apply_register_limit(open_workload_as_given(name, params), params);

@@ -11,6 +11,7 @@
 
 #include "common/params.h"
 #include "stimuli/driver/kernel_workload.h"
+#include "stimuli/import/input_file.h"
 
 #ifndef WARPREG_SOURCE_DIR
 #define WARPREG_SOURCE_DIR "."
@@ -255,11 +256,7 @@ Profile parse_profile(const std::string& text, const std::string& file) {
 }
 
 Profile read_profile(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) throw WorkloadError("cannot open profile " + path);
-  std::stringstream buffer;
-  buffer << in.rdbuf();
-  return parse_profile(buffer.str(), path);
+  return parse_profile(read_input(path, "profile", input_limits::kMaxProfileBytes), path);
 }
 
 std::string shipped_profile_dir() { return std::string(WARPREG_SOURCE_DIR) + "/stimuli/profiles"; }

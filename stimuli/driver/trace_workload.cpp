@@ -11,6 +11,8 @@
 #include <unordered_map>
 #include <utility>
 
+#include "stimuli/import/input_file.h"
+
 namespace warpreg {
 
 namespace {
@@ -119,9 +121,10 @@ class TraceParser {
         total_instructions_(total_instructions) {}
 
   void run(std::istream& in) {
+    LineReader lines(in, source_name_);
     std::string line;
-    while (std::getline(in, line)) {
-      ++line_number_;
+    while (lines.next(line)) {
+      line_number_ = lines.line_number();
       std::string_view text(line);
       size_t comment = text.find('#');
       if (comment != std::string_view::npos) text = text.substr(0, comment);
@@ -140,7 +143,7 @@ class TraceParser {
           break;
       }
     }
-    if (in.bad()) fail(line_number_, "read error");
+    if (lines.failed()) fail(line_number_, "read error");
     finish();
   }
 
@@ -251,8 +254,9 @@ class TraceParser {
            " (alu, sfu, load, store, branch, barrier or exit)");
 
     WarpStream& stream = *open_.stream;
-    if (stream.values.size() >= std::numeric_limits<uint32_t>::max())
-      fail("too many destination values in one warp");
+    if (total_instructions_ >= input_limits::kMaxTraceInstructions)
+      fail("more than " + std::to_string(input_limits::kMaxTraceInstructions) +
+           " instructions in the trace, the input limit");
     inst.value_index = static_cast<uint32_t>(stream.values.size());
     unsigned values_read = 0;
     enum { kAfterClass, kAfterDst, kAfterSrc, kInValues } field_stage = kAfterClass;
@@ -269,6 +273,9 @@ class TraceParser {
       } else if (key == "v=") {
         if (values_read == inst.num_dst)
           fail("more v= values than destinations (" + std::to_string(inst.num_dst) + ")");
+        if (++total_values_ > input_limits::kMaxTraceValues)
+          fail("v=: more than " + std::to_string(input_limits::kMaxTraceValues) +
+               " destination values in the trace, the input limit");
         stream.values.push_back(parse_value(body));
         ++values_read;
         field_stage = kInValues;
@@ -409,14 +416,14 @@ class TraceParser {
   std::unordered_map<uint64_t, uint64_t> header_line_of_;
   std::vector<std::string_view> tokens_;
   std::vector<std::string_view> pieces_;
+  uint64_t total_values_ = 0;
 };
 
 }  // namespace
 
 TraceWorkload::TraceWorkload(const std::string& path) : source_name_(path) {
-  std::ifstream in(path);
-  if (!in) throw WorkloadError(path + ": cannot open trace file: " + std::strerror(errno));
-  parse(in);
+  const auto in = open_input(path, "trace file", input_limits::kMaxTextBytes);
+  parse(*in);
 }
 
 TraceWorkload::TraceWorkload(std::istream& in, std::string source_name)

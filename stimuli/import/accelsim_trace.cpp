@@ -10,12 +10,14 @@
 #include <iostream>
 #include <limits>
 #include <map>
+#include <optional>
 #include <set>
 #include <string_view>
 #include <unordered_map>
 #include <utility>
 
 #include "common/params.h"
+#include "stimuli/import/input_file.h"
 #include "stimuli/kernel/kernel_ir.h"
 
 namespace warpreg {
@@ -159,14 +161,15 @@ class AccelSimParser {
       : workload_(workload), source_name_(workload.source_name_) {}
 
   void run(std::istream& in) {
+    LineReader lines(in, source_name_);
     std::string line;
-    while (std::getline(in, line)) {
-      ++line_number_;
+    while (lines.next(line)) {
+      line_number_ = lines.line_number();
       const std::string_view text = trim(line);
       if (text.empty()) continue;
       parse_line(text);
     }
-    if (in.bad()) fail("read error");
+    if (lines.failed()) fail("read error");
     finish();
   }
 
@@ -233,6 +236,15 @@ class AccelSimParser {
       if (!parse_u32(value, workload_.header_nregs_))
         fail("-nregs must be a decimal number, got " + quoted(value));
       mark(nregs_);
+    } else if (key == "trace version" || key == "accelsim tracer version") {
+      uint32_t version = 0;
+      if (!parse_u32(value, version))
+        fail("-" + std::string(key) + " must be a decimal number, got " + quoted(value));
+      // Tracer versions before 3 start every instruction line with the thread block's
+      // x, y, z and the warp id (the layout Accel-Sim's parser still skips).
+      four_leading_columns_ = version < 3;
+      layout_known_ = true;
+      mark(key == "trace version" ? trace_version_ : tracer_version_);
     } else if (key == "enable lineinfo") {
       if (value != "0" && value != "1")
         fail("-enable lineinfo must be 0 or 1, got " + quoted(value));
@@ -359,6 +371,12 @@ class AccelSimParser {
       fail("expected 'insts = K' after 'warp = N', got " + quoted(text));
     if (!parse_u32(value, insts_expected_))
       fail("expected 'insts = K' with a decimal K, got " + quoted(text));
+    if (insts_expected_ > input_limits::kMaxTraceInstructions - workload_.total_instructions_)
+      fail("insts: " + std::to_string(insts_expected_) +
+           " instructions would take the trace past " +
+           std::to_string(input_limits::kMaxTraceInstructions) +
+           " dynamic instructions, the input limit (" +
+           std::to_string(workload_.total_instructions_) + " read so far)");
     if (insts_expected_ == 0)
       fail(warp_line_, "warp " + std::to_string(warp_) + " of thread block " + cta_name_ +
                            " has no instructions, so it does not end with EXIT");
@@ -366,7 +384,6 @@ class AccelSimParser {
     keys_.push_back(uint64_t{cta_} * warp_line_of_.size() + warp_);
     workload_.streams_.emplace_back();
     stream_ = &workload_.streams_.back();
-    stream_->insts.reserve(insts_expected_);
     warp_seed_ = splitmix64(splitmix64(splitmix64(workload_.seed_) ^ cta_) ^ warp_);
     stage_ = Stage::Instructions;
   }
@@ -395,6 +412,18 @@ class AccelSimParser {
     if (text.substr(0, 4) == "warp" || text.substr(0, 5) == "insts") fail_short_warp();
     split_whitespace(text, tokens_);
     next_token_ = 0;
+    if (!layout_known_) {
+      // Without a version key: the token after "PC mask dest_num" (after "line PC mask"
+      // with lineinfo) is a register or an opcode in the current layout, a decimal
+      // number (warp id or line) in the older one.
+      const size_t k = has_line_numbers_ ? 4 : 3;
+      uint64_t ignored = 0;
+      four_leading_columns_ =
+          tokens_.size() > k &&
+          parse_decimal(tokens_[k], std::numeric_limits<uint64_t>::max(), ignored);
+      layout_known_ = true;
+    }
+    if (four_leading_columns_) check_leading_columns();
     if (has_line_numbers_) {
       uint64_t ignored = 0;
       if (!parse_decimal(take("line number"), std::numeric_limits<uint64_t>::max(), ignored))
@@ -442,6 +471,10 @@ class AccelSimParser {
     note_registers(inst);
     note_static(inst, opcode, index);
     inst.value_index = static_cast<uint32_t>(stream_->values.size());
+    total_values_ += inst.num_dst;
+    if (total_values_ > input_limits::kMaxTraceValues)
+      fail("dest_num: more than " + std::to_string(input_limits::kMaxTraceValues) +
+           " destination values in the trace, the input limit");
     for (unsigned k = 0; k < inst.num_dst; ++k) {
       stream_->values.emplace_back();
       fill_destination_value(warp_seed_, index, k, stream_->values.back());
@@ -449,6 +482,24 @@ class AccelSimParser {
     stream_->insts.push_back(inst);
     ++workload_.total_instructions_;
     if (stream_->insts.size() == insts_expected_) stage_ = Stage::Warp;
+  }
+
+  /// Tracer versions 1-2: "x y z warp" of the open block and warp lead every line.
+  void check_leading_columns() {
+    static const char* const kNames[] = {"thread block x", "thread block y", "thread block z",
+                                         "warp id"};
+    const uint32_t expected[] = {cta_ % grid_[0], cta_ / grid_[0] % grid_[1],
+                                 cta_ / (grid_[0] * grid_[1]), warp_};
+    for (unsigned i = 0; i < 4; ++i) {
+      const std::string_view token = take(kNames[i]);
+      uint32_t value = 0;
+      if (!parse_u32(token, value))
+        fail(std::string(kNames[i]) + " (column " + std::to_string(i + 1) +
+             " of the older tracer layout) must be a decimal number, got " + quoted(token));
+      if (value != expected[i])
+        fail(std::string(kNames[i]) + " is " + std::to_string(value) + " but the line is in " +
+             "warp " + std::to_string(warp_) + " of thread block " + cta_name_);
+    }
   }
 
   std::string_view take(const char* what) {
@@ -563,7 +614,7 @@ class AccelSimParser {
            std::to_string(record.line));
     }
     if (index == 0) {
-      if (entry_pc_ == kNoPc) entry_pc_ = inst.pc;
+      if (!entry_pc_) entry_pc_ = inst.pc;
     } else {
       transfers_.emplace(previous_pc_, inst.pc);
     }
@@ -589,16 +640,16 @@ class AccelSimParser {
       predecessors[to].push_back(from);
     }
     std::map<uint64_t, uint32_t> block_of_pc;
-    uint64_t previous = kNoPc;
+    std::optional<uint64_t> previous;
     for (auto& [pc, record] : static_of_pc_) {
-      bool leader = previous == kNoPc || pc == entry_pc_;
+      bool leader = !previous || pc == entry_pc_;
       if (!leader) {
-        const auto out = successors.find(previous);
+        const auto out = successors.find(*previous);
         const auto in = predecessors.find(pc);
         leader = out == successors.end() || out->second.size() != 1 || out->second[0] != pc ||
                  (in != predecessors.end() && in->second.size() != 1) ||
-                 !may_fall_through(static_of_pc_.at(previous).inst) ||
-                 static_of_pc_.at(previous).inst.cls == InstClass::Branch;
+                 !may_fall_through(static_of_pc_.at(*previous).inst) ||
+                 static_of_pc_.at(*previous).inst.cls == InstClass::Branch;
       }
       if (leader) {
         BasicBlock block;
@@ -614,7 +665,7 @@ class AccelSimParser {
       const uint32_t a = block_of_pc.at(from), b = block_of_pc.at(to);
       if (kernel.blocks[a].insts.back().pc == from) kernel.add_edge(a, b);
     }
-    if (entry_pc_ != kNoPc) kernel.entry = block_of_pc.at(entry_pc_);
+    if (entry_pc_) kernel.entry = block_of_pc.at(*entry_pc_);
   }
 
   void note_registers(const WarpInst& inst) {
@@ -674,7 +725,12 @@ class AccelSimParser {
   Stage stage_ = Stage::Header;
   uint64_t line_number_ = 0;
 
-  HeaderField kernel_name_, grid_dim_, block_dim_, shmem_, nregs_, lineinfo_;
+  HeaderField kernel_name_, grid_dim_, block_dim_, shmem_, nregs_, lineinfo_, trace_version_,
+      tracer_version_;
+  /// Instruction lines begin with "x y z warp" (tracer versions 1 and 2).
+  bool four_leading_columns_ = false;
+  /// A version key said which layout; otherwise the first instruction line tells.
+  bool layout_known_ = false;
   uint32_t grid_[3] = {1, 1, 1};
   uint32_t block_[3] = {1, 1, 1};
   bool has_line_numbers_ = false;
@@ -698,22 +754,25 @@ class AccelSimParser {
     StaticInst inst;
     uint64_t line = 0;  ///< where the PC was first seen
   };
-  static constexpr uint64_t kNoPc = std::numeric_limits<uint64_t>::max();
   std::map<uint64_t, StaticRecord> static_of_pc_;
   std::set<std::pair<uint64_t, uint64_t>> transfers_;  ///< (PC, next PC) pairs any warp took
-  uint64_t entry_pc_ = kNoPc;
+  std::optional<uint64_t> entry_pc_;  ///< every 64-bit value is a PC a trace may hold
   uint64_t previous_pc_ = 0;
 
   std::vector<std::string_view> tokens_;
   size_t next_token_ = 0;
   uint64_t declared_count_ = 0;
   int highest_register_ = -1;
+  uint64_t total_values_ = 0;
 };
 
 bool is_accelsim_trace_name(const std::string& name) {
-  constexpr std::string_view kSuffix = ".traceg";
-  return name.size() > kSuffix.size() &&
-         std::string_view(name).substr(name.size() - kSuffix.size()) == kSuffix;
+  for (const std::string_view suffix :
+       {std::string_view(".traceg"), std::string_view(".traceg.gz")})
+    if (name.size() > suffix.size() &&
+        std::string_view(name).substr(name.size() - suffix.size()) == suffix)
+      return true;
+  return false;
 }
 
 std::unique_ptr<Workload> open_accelsim_trace(const std::string& path, const Params& params) {
@@ -723,9 +782,8 @@ std::unique_ptr<Workload> open_accelsim_trace(const std::string& path, const Par
 
 AccelSimTraceWorkload::AccelSimTraceWorkload(const std::string& path, uint64_t seed)
     : source_name_(path), seed_(seed) {
-  std::ifstream in(path);
-  if (!in) throw WorkloadError(path + ": cannot open Accel-Sim trace: " + std::strerror(errno));
-  parse(in);
+  const auto in = open_input(path, "Accel-Sim trace", input_limits::kMaxTextBytes);
+  parse(*in);
 }
 
 AccelSimTraceWorkload::AccelSimTraceWorkload(std::istream& in, std::string source_name,

@@ -1,5 +1,6 @@
 #include "stimuli/import/nvdisasm_dot.h"
 
+#include <array>
 #include <cctype>
 #include <fstream>
 #include <map>
@@ -7,6 +8,8 @@
 #include <stdexcept>
 
 #include "modules/interfaces/workload.h"
+#include "stimuli/import/input_file.h"
+#include "stimuli/kernel/sass_grammar.h"
 
 namespace warpreg {
 
@@ -43,15 +46,22 @@ struct PendingEdge {
 class DotReader {
  public:
   DotReader(std::istream& in, std::string name) : name_(std::move(name)) {
-    std::ostringstream all;
-    all << in.rdbuf();
-    text_ = all.str();
+    std::array<char, 1 << 16> chunk{};
+    while (in.read(chunk.data(), chunk.size()) || in.gcount() > 0) {
+      text_.append(chunk.data(), static_cast<size_t>(in.gcount()));
+      if (text_.size() > input_limits::kMaxDotBytes)
+        throw WorkloadError(name_ + ": more than " +
+                            std::to_string(input_limits::kMaxDotBytes >> 20) +
+                            " MiB, the input limit of an nvdisasm CFG");
+    }
   }
+  DotReader(std::string text, std::string name) : name_(std::move(name)), text_(std::move(text)) {}
 
   std::vector<Kernel> read() {
     advance();
     expect_word("digraph");
     functions_.push_back(Kernel{});  // nodes outside any cluster, named after the graph
+    instructions_.push_back(0);
     if (token_.kind == Token::Word || token_.kind == Token::String) functions_[0].name = read_id();
     read_statements(0, 0);
     if (token_.kind != Token::End) fail(token_.line, "text after the closing '}'");
@@ -183,7 +193,11 @@ class DotReader {
             token_.kind == Token::String || token_.kind == Token::Word ? read_id() : std::string();
         const std::string prefix = "cluster_";
         if (cluster.rfind(prefix, 0) == 0) cluster = cluster.substr(prefix.size());
+        if (functions_.size() >= input_limits::kMaxFunctions)
+          fail(token_.line, "more than " + std::to_string(input_limits::kMaxFunctions) +
+                                " functions (the input limit)");
         functions_.push_back(Kernel{});
+        instructions_.push_back(0);
         functions_.back().name = cluster;
         read_statements(functions_.size() - 1, depth + 1);
       } else if (token_.kind == Token::Word &&
@@ -307,7 +321,7 @@ class DotReader {
       if (!port.empty() && !node.ports.emplace(port, block).second)
         fail(label_line, "node \"" + name + "\": port <" + port + "> appears twice");
       for (const std::string& raw_line : field.lines)
-        add_instruction(kernel, block, raw_line, label_line, name);
+        add_instruction(function, block, raw_line, label_line, name);
       if (is_exit_port(port)) open = false;
     }
     // Consecutive blocks of one node are consecutive in the code: the later one is the
@@ -320,8 +334,9 @@ class DotReader {
     nodes_.emplace(name, std::move(node));
   }
 
-  void add_instruction(Kernel& kernel, uint32_t block, const std::string& raw_line, int line,
+  void add_instruction(size_t function, uint32_t block, const std::string& raw_line, int line,
                        const std::string& node_name) {
+    Kernel& kernel = functions_[function];
     std::string_view text = raw_line;
     const auto first = text.find_first_not_of(" \t");
     if (first == std::string_view::npos) return;
@@ -338,18 +353,20 @@ class DotReader {
     const auto last = text.find_last_not_of(" \t");
     text = text.substr(0, last + 1);
     if (text.front() == '.' || text.back() == ':') return;  // directive or label
+    uint64_t& count = instructions_[function];
+    if (count >= input_limits::kMaxStaticInstructions)
+      fail(line, "node \"" + node_name + "\": more than " +
+                     std::to_string(input_limits::kMaxStaticInstructions) +
+                     " instructions in one function (the input limit)");
     try {
-      const uint64_t pc = kInstructionBytes * instruction_count(kernel);
-      kernel.blocks[block].insts.push_back(parse_sass(text, pc));
+      kernel.blocks[block].insts.push_back(parse_sass(text, kInstructionBytes * count));
+      ++count;
+    } catch (const SassSyntaxError& e) {
+      fail(line, "node \"" + node_name + "\": " + std::string(text) + ": column " +
+                     std::to_string(e.column() + 1) + " of the instruction: " + e.what());
     } catch (const std::invalid_argument& e) {
       fail(line, "node \"" + node_name + "\": " + std::string(text) + ": " + e.what());
     }
-  }
-
-  static size_t instruction_count(const Kernel& kernel) {
-    size_t n = 0;
-    for (const BasicBlock& b : kernel.blocks) n += b.insts.size();
-    return n;
   }
 
   const Node& find_node(const std::string& name, int line) const {
@@ -383,6 +400,7 @@ class DotReader {
   int line_ = 1;
   Token token_;
   std::vector<Kernel> functions_;
+  std::vector<uint64_t> instructions_;  ///< per function, for PCs without recounting
   std::map<std::string, Node> nodes_;
   std::vector<PendingEdge> edges_;
 };
@@ -394,9 +412,7 @@ std::vector<Kernel> read_nvdisasm_dot_functions(std::istream& in, const std::str
 }
 
 std::vector<Kernel> read_nvdisasm_dot_functions(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) throw WorkloadError(path + ": cannot open nvdisasm CFG");
-  return read_nvdisasm_dot_functions(in, path);
+  return DotReader(read_input(path, "nvdisasm CFG", input_limits::kMaxDotBytes), path).read();
 }
 
 Kernel read_nvdisasm_dot(std::istream& in, const std::string& name) {

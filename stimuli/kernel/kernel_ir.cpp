@@ -7,18 +7,14 @@
 #include <tuple>
 #include <utility>
 
+#include "stimuli/kernel/sass_grammar.h"
+
 namespace warpreg {
 
 namespace {
 
 constexpr uint16_t kHighestRegister = kZeroRegister - 1;
 constexpr uint8_t kPredicateCount = 7;  // P0..P6; PT is the constant true predicate
-
-std::string_view trim(std::string_view s) {
-  while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
-  while (!s.empty() && (s.back() == ' ' || s.back() == '\t')) s.remove_suffix(1);
-  return s;
-}
 
 std::string_view base_mnemonic(std::string_view opcode) {
   return opcode.substr(0, opcode.find('.'));
@@ -45,131 +41,6 @@ bool is_one_of(std::string_view word, const std::array<std::string_view, N>& set
   return std::find(set.begin(), set.end(), word) != set.end();
 }
 
-bool all_digits(std::string_view s) {
-  return !s.empty() && std::all_of(s.begin(), s.end(), [](char c) { return c >= '0' && c <= '9'; });
-}
-
-bool all_hex_digits(std::string_view s) {
-  return !s.empty() && std::all_of(s.begin(), s.end(), [](char c) {
-    return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
-  });
-}
-
-[[noreturn]] void bad_operand(std::string_view operand, std::string_view why) {
-  throw std::invalid_argument("unparsable operand '" + std::string(operand) +
-                              "': " + std::string(why));
-}
-
-/// "R12" (with an optional ".CC"/".H1"-style suffix) -> 12, "RZ" -> kZeroRegister,
-/// anything else -> -1.
-int parse_register_name(std::string_view s) {
-  s = s.substr(0, s.find('.'));
-  if (s == "RZ") return kZeroRegister;
-  if (s.size() < 2 || s[0] != 'R' || !all_digits(s.substr(1)) || s.size() > 4) return -1;
-  return std::atoi(std::string(s.substr(1)).c_str());
-}
-
-/// "P3" -> 3, "PT" -> kPredicateCount, anything else -> -1.
-int parse_predicate_name(std::string_view s) {
-  if (s == "PT") return kPredicateCount;
-  if (s.size() == 2 && s[0] == 'P' && s[1] >= '0' && s[1] < '0' + kPredicateCount)
-    return s[1] - '0';
-  return -1;
-}
-
-bool is_immediate(std::string_view s) {
-  if (!s.empty() && (s[0] == '-' || s[0] == '+')) s.remove_prefix(1);
-  if (s == "INF" || s == "QNAN" || s == "NAN") return true;
-  if (s.size() > 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X'))
-    return all_hex_digits(s.substr(2));
-  if (s.empty() || !((s[0] >= '0' && s[0] <= '9') || s[0] == '.')) return false;
-  const std::string copy(s);
-  char* end = nullptr;
-  std::strtod(copy.c_str(), &end);
-  return end == copy.c_str() + copy.size();
-}
-
-/// Operands that name no register: relocations, special registers, texture shapes.
-bool is_registerless_word(std::string_view s) {
-  static constexpr std::array<std::string_view, 8> kShapes = {
-      "1D", "2D", "3D", "CUBE", "ARRAY_1D", "ARRAY_2D", "ARRAY_CUBE", "PR"};
-  if (is_one_of(s, kShapes)) return true;
-  if (s.rfind("SR_", 0) == 0) return true;
-  return (s.rfind("32@hi(", 0) == 0 || s.rfind("32@lo(", 0) == 0) && s.back() == ')';
-}
-
-enum class OperandKind { Register, Predicate, Memory, Other };
-
-struct Operand {
-  OperandKind kind = OperandKind::Other;
-  int number = -1;                ///< register or predicate number
-  std::vector<int> address_regs;  ///< registers inside [..] or c[..][..]
-  bool constant_bank = false;     ///< c[bank][offset]
-};
-
-/// "[R4+-0x4]" contents -> the address registers (RZ kept so callers can drop it).
-void parse_address(std::string_view inner, std::string_view whole, std::vector<int>& regs) {
-  if (trim(inner).empty()) bad_operand(whole, "empty address");
-  size_t start = 0;
-  while (start <= inner.size()) {
-    const size_t plus = inner.find('+', start);
-    const std::string_view term =
-        trim(inner.substr(start, plus == std::string_view::npos ? plus : plus - start));
-    const int reg = parse_register_name(term);
-    if (reg >= 0) {
-      regs.push_back(reg);
-    } else if (!is_immediate(term)) {
-      bad_operand(whole, "bad address term");
-    }
-    if (plus == std::string_view::npos) break;
-    start = plus + 1;
-  }
-}
-
-Operand parse_operand(std::string_view text) {
-  std::string_view s = trim(text);
-  if (s.empty()) bad_operand(text, "empty");
-  Operand op;
-  if (s.front() == '`') {  // branch/call target `(label)
-    if (s.size() < 4 || s[1] != '(' || s.back() != ')') bad_operand(text, "bad label");
-    return op;
-  }
-  if (s.front() == '[') {
-    if (s.back() != ']') bad_operand(text, "unclosed '['");
-    op.kind = OperandKind::Memory;
-    parse_address(s.substr(1, s.size() - 2), text, op.address_regs);
-    return op;
-  }
-  std::string_view body = s;
-  if (body.front() == '-' || body.front() == '~' || body.front() == '!') body.remove_prefix(1);
-  if (body.size() >= 2 && body.front() == '|' && body.back() == '|')
-    body = body.substr(1, body.size() - 2);
-  if (body.rfind("c[", 0) == 0) {
-    const size_t mid = body.find("][");
-    if (mid == std::string_view::npos || body.back() != ']') bad_operand(text, "bad constant");
-    if (!is_immediate(body.substr(2, mid - 2))) bad_operand(text, "bad constant bank");
-    op.kind = OperandKind::Memory;
-    op.constant_bank = true;
-    parse_address(body.substr(mid + 2, body.size() - mid - 3), text, op.address_regs);
-    return op;
-  }
-  if (body.front() == 'R') {
-    op.number = parse_register_name(body);
-    if (op.number < 0) bad_operand(text, "bad register");
-    if (op.number > kZeroRegister) bad_operand(text, "register beyond R254");
-    op.kind = OperandKind::Register;
-    return op;
-  }
-  if (body.front() == 'P' && body != "PR") {
-    op.number = parse_predicate_name(body);
-    if (op.number < 0) bad_operand(text, "bad predicate");
-    op.kind = OperandKind::Predicate;
-    return op;
-  }
-  if (is_immediate(s) || is_registerless_word(body)) return op;
-  bad_operand(text, "unknown form");
-}
-
 /// Registers an operand of `width` 32-bit words occupies (R4 as a 64-bit value is R4:R5).
 void add_registers(std::vector<uint16_t>& out, int first, unsigned width) {
   if (first == kZeroRegister) return;
@@ -190,16 +61,21 @@ void add_predicate(std::vector<uint8_t>& out, int pred) {
 }
 
 bool is_memory_op(std::string_view base) {
-  static constexpr std::array<std::string_view, 16> kMemory = {
-      "LD", "LDG", "LDS", "LDL", "LDU", "LDSLK",  "ATOM", "ATOMS",
-      "ST", "STG", "STS", "STL", "RED", "STSCUL", "STUL", "LDLK"};
+  static constexpr std::array<std::string_view, 24> kMemory = {
+      "LD",  "LDG", "LDS", "LDL", "LDU", "LDSLK",  "ATOM", "ATOMS",
+      "ST",  "STG", "STS", "STL", "RED", "STSCUL", "STUL", "LDLK",
+      "GLD", "GST", "LLD", "LST", "G2R", "R2G",    "GRED", "GATOM"};
   return is_one_of(base, kMemory);
 }
 
-/// Register words of a memory op's data operands: .64 -> 2, .128 -> 4, else 1.
+/// Register words of a memory op's data operands: .64/.S64/.U64 -> 2, .128 -> 4, else 1.
 unsigned memory_data_width(std::string_view opcode) {
-  if (has_modifier(opcode, "128")) return 4;
-  if (has_modifier(opcode, "64")) return 2;
+  for (std::string_view mod : modifiers(opcode)) {
+    const std::string_view bits =
+        mod.size() > 2 && (mod[0] == 'S' || mod[0] == 'U' || mod[0] == 'B') ? mod.substr(1) : mod;
+    if (bits == "128") return 4;
+    if (bits == "64") return 2;
+  }
   return 1;
 }
 
@@ -223,33 +99,18 @@ bool writes_no_register(std::string_view base, InstClass cls) {
          cls == InstClass::Exit || is_one_of(base, kNoDst);
 }
 
-/// Pulls nvdisasm's "(*"TARGET= .L_4 "*)" annotation out of the text.
-std::string_view strip_annotation(std::string_view s, std::string& target) {
-  const size_t open = s.find("(*");
-  if (open == std::string_view::npos) return s;
-  const size_t close = s.find("*)", open);
-  if (close == std::string_view::npos) throw std::invalid_argument("unclosed '(*' annotation");
-  std::string_view note = s.substr(open + 2, close - open - 2);
-  const size_t key = note.find("TARGET=");
-  if (key != std::string_view::npos) {
-    note = note.substr(key + 7);
-    const size_t quote = note.find('"');
-    target = std::string(trim(note.substr(0, quote)));
-  }
-  return trim(s.substr(0, open));
-}
-
 }  // namespace
 
 InstClass classify_opcode(std::string_view opcode, bool has_destination) {
-  static constexpr std::array<std::string_view, 16> kLoads = {
-      "LD",   "LDG",    "LDS", "LDL", "LDC",  "LDU", "LDSLK", "LDLK",
-      "LDSM", "LDGSTS", "TEX", "TLD", "TLD4", "TXD", "TXQ",   "SULD"};
+  // sm_1x: GLD/GST global, LLD/LST local, G2R/R2G shared memory.
+  static constexpr std::array<std::string_view, 20> kLoads = {
+      "LD",  "LDG", "LDS",  "LDL", "LDC", "LDU",  "LDSLK", "LDLK", "LDSM", "LDGSTS",
+      "TEX", "TLD", "TLD4", "TXD", "TXQ", "SULD", "GLD",   "LLD",  "G2R",  "LD_LDU"};
   // Atomics return the old value when they have a destination; reductions do not.
-  static constexpr std::array<std::string_view, 6> kAtomics = {"ATOM",   "ATOMG", "ATOMS",
-                                                               "SUATOM", "RED",   "SURED"};
-  static constexpr std::array<std::string_view, 7> kStores = {"ST",     "STG",  "STS", "STL",
-                                                              "STSCUL", "STUL", "SUST"};
+  static constexpr std::array<std::string_view, 8> kAtomics = {"ATOM", "ATOMG", "ATOMS", "SUATOM",
+                                                               "RED",  "SURED", "GATOM", "GRED"};
+  static constexpr std::array<std::string_view, 10> kStores = {
+      "ST", "STG", "STS", "STL", "STSCUL", "STUL", "SUST", "GST", "LST", "R2G"};
   static constexpr std::array<std::string_view, 20> kBranches = {
       "BRA", "BRX",  "JMP",  "JMX",  "CAL",  "CALL",  "JCAL", "RET",   "SSY",      "PBK",
       "BRK", "SYNC", "CONT", "PCNT", "PRET", "PEXIT", "BSSY", "BSYNC", "WARPSYNC", "KIL"};
@@ -260,109 +121,218 @@ InstClass classify_opcode(std::string_view opcode, bool has_destination) {
   if (is_one_of(base, kBranches)) return InstClass::Branch;
   if (base == "BAR") return InstClass::Barrier;
   if (base == "EXIT") return InstClass::Exit;
-  // RRO is the range reduction that feeds MUFU on Kepler-Pascal, on the same unit.
-  if (base == "MUFU" || base == "RRO") return InstClass::Sfu;
+  // RRO is the range reduction that feeds MUFU on Kepler-Pascal, on the same unit; the
+  // sm_1x transcendentals are separate mnemonics.
+  static constexpr std::array<std::string_view, 9> kSfu = {"MUFU",  "RRO", "RCP", "RCP32", "RSQ",
+                                                           "RSQ32", "EX2", "LG2", "SIN"};
+  if (is_one_of(base, kSfu) || base == "COS") return InstClass::Sfu;
   return InstClass::Alu;
 }
 
-StaticInst parse_sass(std::string_view text, uint64_t pc) {
+namespace {
+
+/// True when a condition test holds where the last comparison or result did (NE, SIGN,
+/// LT, ...); false for its complement (EQ, NOT_SIGN, GE, ...). Each test and its
+/// complement take the two polarities, so complementary guards see complementary lanes.
+bool positive_test(std::string_view test) {
+  static constexpr std::array<std::string_view, 12> kPositive = {
+      "NE", "NEU", "LT", "LTU", "LE", "LEU", "SIGN", "CARRY", "OFL", "NAN", "NOT_ZERO", "LO"};
+  return is_one_of(test, kPositive);
+}
+
+/// Decodes one instruction's syntax tree into registers and flags (docs/kernel-ir.md).
+class SassDecoder {
+ public:
+  SassDecoder(const SassInstruction& syntax, SassDialect dialect, StaticInst& inst)
+      : syn_(syntax), dialect_(dialect), inst_(inst) {}
+
+  void run() {
+    decode_guard();
+    const std::string_view opcode = inst_.opcode;
+    const std::string_view base = base_mnemonic(opcode);
+    // Provisional: an atomic is taken to return a value until its operands say otherwise.
+    inst_.cls = classify_opcode(opcode, true);
+    choose_widths(opcode, base);
+    if (dialect_ == SassDialect::Tesla) {
+      // ISET.S32.C0, IADD.C1: the result's flags go to a condition register.
+      for (std::string_view mod : modifiers(opcode))
+        if (mod.size() == 2 && mod[0] == 'C' && mod[1] >= '0' && mod[1] <= '3')
+          add_predicate(inst_.pred_dst, mod[1] - '0');
+    }
+    size_t next = decode_destinations(base);
+    for (; next < syn_.operands.size(); ++next) decode_source(syn_.operands[next]);
+    inst_.cls = classify_opcode(opcode, !inst_.dst.empty());
+  }
+
+ private:
+  [[noreturn]] static void fail(const SassOperand& op, const std::string& why) {
+    throw SassSyntaxError(op.column, "operand '" + op.text + "': " + why);
+  }
+
+  void decode_guard() {
+    const SassGuard& guard = syn_.guard;
+    if (!guard.present) return;
+    const SassRegister& reg = guard.reg;
+    if (reg.kind == SassRegisterKind::PredicateTrue) {
+      inst_.guard_negated = guard.negated;  // @!PT never runs; @PT always does
+      return;
+    }
+    if (reg.kind == SassRegisterKind::Predicate) {
+      if (dialect_ == SassDialect::Tesla)
+        throw SassSyntaxError(guard.column, "predicate guard in sm_1x code");
+      inst_.guard_pred = static_cast<int8_t>(reg.number);
+      inst_.guard_negated = guard.negated;
+      return;
+    }
+    // A condition register and its test.
+    if (guard.test == "T" || guard.test == "TR") return;  // always true
+    if (guard.test == "F" || guard.test == "FL") {
+      inst_.guard_negated = true;  // never true, as @!PT
+      return;
+    }
+    if (dialect_ != SassDialect::Tesla || reg.number < 0)
+      throw SassSyntaxError(guard.column, "condition test '" + reg.name + "." + guard.test +
+                                              "' is modelled only on sm_1x registers C0..C3");
+    inst_.guard_pred = static_cast<int8_t>(reg.number);
+    inst_.guard_negated = !positive_test(guard.test);
+  }
+
+  void choose_widths(std::string_view opcode, std::string_view base) {
+    const bool double_op = base == "DADD" || base == "DMUL" || base == "DFMA" || base == "DMNMX" ||
+                           base == "DSETP" || base == "DSET";
+    const bool conversion = base == "F2F" || base == "F2I" || base == "I2F" || base == "I2I";
+    if (double_op) {
+      dst_width_ = base == "DSET" ? 1 : 2;
+      src_width_ = 2;
+    } else if (conversion) {
+      std::tie(dst_width_, src_width_) = conversion_widths(opcode);
+    } else if (is_memory_op(base)) {
+      dst_width_ = src_width_ = memory_data_width(opcode);
+    }
+    address_width_ = has_modifier(opcode, "E") ? 2 : 1;
+  }
+
+  /// Writes the leading operands the instruction defines; returns the first source.
+  size_t decode_destinations(std::string_view base) {
+    const std::vector<SassOperand>& ops = syn_.operands;
+    size_t next = 0;
+    if (base == "VOTE") {  // VOTE.op Rd, Pd, Ps
+      if (next < ops.size() && is_general(ops[next])) add_general(inst_.dst, ops[next++], 1);
+      if (next < ops.size() && is_flag(ops[next])) add_flag(inst_.pred_dst, ops[next++]);
+      return next;
+    }
+    if (base == "LD_LDU") {  // LD_LDU.E.E.32.32 Rd1, Rd2, [a1], [a2]: two loads at once
+      while (next < 2 && next < ops.size() && is_general(ops[next]))
+        add_general(inst_.dst, ops[next++], 1);
+      return next;
+    }
+    const bool setp = base == "ISETP" || base == "FSETP" || base == "DSETP" || base == "PSETP" ||
+                      base == "HSETP2";
+    // Leading predicates (or sm_1x condition registers) are written: ISETP P0, PT /
+    // SHFL PT, R6 / LDSLK P0, R5 / R2C C0, R13.
+    const size_t max_flags = setp ? 2 : 1;
+    while (next < ops.size() && next < max_flags && is_flag(ops[next]))
+      add_flag(inst_.pred_dst, ops[next++]);
+    if (setp || writes_no_register(base, inst_.cls) || next >= ops.size()) return next;
+    const SassOperand& op = ops[next];
+    if (is_general(op)) {
+      add_general(inst_.dst, op, dst_width_);
+      // A 16-bit write keeps the other half: the register is read and written.
+      if (op.reg.half != SassHalf::Whole) add_general(inst_.src, op, 1);
+      return next + 1;
+    }
+    const bool address_register =
+        op.kind == SassOperandKind::Register && op.reg.kind == SassRegisterKind::Address;
+    const bool discarded = op.kind == SassOperandKind::Memory && op.space == SassSpace::Discard;
+    return address_register || discarded ? next + 1 : next;  // R2A A1, .. / ISET o [0x7f], ..
+  }
+
+  void decode_source(const SassOperand& op) {
+    switch (op.kind) {
+      case SassOperandKind::Register:
+        if (is_general(op)) {
+          add_general(inst_.src, op, src_width_);
+        } else if (is_flag(op)) {
+          add_flag(inst_.pred_src, op);
+        }
+        break;  // address, special and uniform registers are not in the register file
+      case SassOperandKind::Memory:
+        if (op.space == SassSpace::Discard) fail(op, "o [..] is only a destination");
+        for (const SassRegister& reg : op.address)
+          if (reg.kind == SassRegisterKind::General)
+            add_register_words(inst_.src, general_number(reg),
+                               op.space == SassSpace::Constant ? 1 : address_width_);
+        break;
+      case SassOperandKind::Immediate:
+      case SassOperandKind::Label:
+      case SassOperandKind::Word:
+        break;
+    }
+  }
+
+  static bool is_general(const SassOperand& op) {
+    return op.kind == SassOperandKind::Register &&
+           (op.reg.kind == SassRegisterKind::General || op.reg.kind == SassRegisterKind::Zero);
+  }
+
+  bool is_flag(const SassOperand& op) const {
+    if (op.kind != SassOperandKind::Register) return false;
+    if (op.reg.kind == SassRegisterKind::Predicate ||
+        op.reg.kind == SassRegisterKind::PredicateTrue)
+      return true;
+    return op.reg.kind == SassRegisterKind::Condition && op.reg.number >= 0;  // not Fermi's CC
+  }
+
+  /// The register number, or kZeroRegister for RZ and (sm_1x) R124.
+  int general_number(const SassRegister& reg) const {
+    if (reg.kind == SassRegisterKind::Zero) return kZeroRegister;
+    if (dialect_ == SassDialect::Tesla && reg.number == kTeslaZeroRegister) return kZeroRegister;
+    return reg.number;
+  }
+
+  void add_general(std::vector<uint16_t>& out, const SassOperand& op, unsigned width) {
+    add_register_words(out, general_number(op.reg), op.reg.half == SassHalf::Whole ? width : 1);
+  }
+
+  void add_register_words(std::vector<uint16_t>& out, int first, unsigned width) {
+    add_registers(out, first, width);
+  }
+
+  void add_flag(std::vector<uint8_t>& out, const SassOperand& op) {
+    const SassRegister& reg = op.reg;
+    if (reg.kind == SassRegisterKind::PredicateTrue) return;
+    if (reg.kind == SassRegisterKind::Predicate && dialect_ == SassDialect::Tesla)
+      fail(op, "predicate register in sm_1x code");
+    if (reg.kind == SassRegisterKind::Condition && dialect_ != SassDialect::Tesla)
+      fail(op, "condition register C" + std::to_string(reg.number) + " outside sm_1x code");
+    add_predicate(out, reg.number);
+  }
+
+  static constexpr int kTeslaZeroRegister = 124;
+
+  const SassInstruction& syn_;
+  SassDialect dialect_;
+  StaticInst& inst_;
+  unsigned dst_width_ = 1;
+  unsigned src_width_ = 1;
+  unsigned address_width_ = 1;
+};
+
+}  // namespace
+
+StaticInst parse_sass(std::string_view text, uint64_t pc, SassDialect dialect) {
+  const SassInstruction syntax = parse_sass_syntax(text);
   StaticInst inst;
   inst.pc = pc;
-  std::string_view s = trim(text);
-  if (!s.empty() && s.back() == ';') s = trim(s.substr(0, s.size() - 1));
-  s = strip_annotation(s, inst.target);
-  inst.text = std::string(s);
-  if (s.empty()) throw std::invalid_argument("empty instruction");
-
-  if (s.front() == '@') {
-    const size_t space = s.find_first_of(" \t");
-    if (space == std::string_view::npos) throw std::invalid_argument("guard without instruction");
-    std::string_view guard = s.substr(1, space - 1);
-    if (!guard.empty() && guard.front() == '!') {
-      inst.guard_negated = true;
-      guard.remove_prefix(1);
-    }
-    const int pred = parse_predicate_name(guard);
-    if (pred < 0) throw std::invalid_argument("bad guard '" + std::string(guard) + "'");
-    if (pred < kPredicateCount) inst.guard_pred = static_cast<int8_t>(pred);
-    s = trim(s.substr(space));
+  inst.opcode = syntax.opcode;
+  inst.target = syntax.target;
+  inst.text = syntax.text;
+  if (inst.target.empty() && !syntax.operands.empty() &&
+      syntax.operands.front().kind == SassOperandKind::Label) {
+    const std::string& label = syntax.operands.front().text;  // `(.L_1)
+    inst.target = label.substr(2, label.size() - 3);
   }
-
-  const size_t space = s.find_first_of(" \t");
-  inst.opcode = std::string(s.substr(0, space));
-  // Provisional: an atomic is taken to return a value until its operands say otherwise.
-  inst.cls = classify_opcode(inst.opcode, true);
-  const std::string_view opcode = inst.opcode;
-  const std::string_view base = base_mnemonic(opcode);
-
-  std::vector<Operand> ops;
-  if (space != std::string_view::npos) {
-    std::string_view rest = trim(s.substr(space));
-    if (!rest.empty() && rest.front() == '`' && rest.size() > 3) {  // BRA `(.L_1)
-      inst.target = std::string(rest.substr(2, rest.find(')') - 2));
-    }
-    size_t start = 0;
-    while (start <= rest.size()) {
-      const size_t comma = rest.find(',', start);
-      ops.push_back(parse_operand(
-          rest.substr(start, comma == std::string_view::npos ? comma : comma - start)));
-      if (comma == std::string_view::npos) break;
-      start = comma + 1;
-    }
-  }
-
-  // Widths in 32-bit register words, by operand role.
-  const bool double_op = base == "DADD" || base == "DMUL" || base == "DFMA" || base == "DMNMX" ||
-                         base == "DSETP" || base == "DSET";
-  const bool conversion = base == "F2F" || base == "F2I" || base == "I2F" || base == "I2I";
-  const bool memory = is_memory_op(base);
-  unsigned dst_width = 1;
-  unsigned src_width = 1;
-  if (double_op) {
-    dst_width = base == "DSET" ? 1 : 2;
-    src_width = 2;
-  } else if (conversion) {
-    std::tie(dst_width, src_width) = conversion_widths(opcode);
-  } else if (memory) {
-    dst_width = src_width = memory_data_width(opcode);
-  }
-  const unsigned address_width = has_modifier(opcode, "E") ? 2 : 1;
-
-  size_t next = 0;
-  const bool setp =
-      base == "ISETP" || base == "FSETP" || base == "DSETP" || base == "PSETP" || base == "HSETP2";
-  if (base == "VOTE") {  // VOTE.op Rd, Pd, Ps
-    if (next < ops.size() && ops[next].kind == OperandKind::Register)
-      add_registers(inst.dst, ops[next++].number, 1);
-    if (next < ops.size() && ops[next].kind == OperandKind::Predicate)
-      add_predicate(inst.pred_dst, ops[next++].number);
-  } else {
-    // Leading predicates are written (ISETP P0, PT / SHFL PT, R6 / LDSLK P0, R5).
-    const size_t max_pred_dst = setp ? 2 : 1;
-    while (next < ops.size() && next < max_pred_dst && ops[next].kind == OperandKind::Predicate)
-      add_predicate(inst.pred_dst, ops[next++].number);
-    if (!setp && !writes_no_register(base, inst.cls) && next < ops.size() &&
-        ops[next].kind == OperandKind::Register)
-      add_registers(inst.dst, ops[next++].number, dst_width);
-  }
-  for (; next < ops.size(); ++next) {
-    const Operand& op = ops[next];
-    switch (op.kind) {
-      case OperandKind::Register:
-        add_registers(inst.src, op.number, src_width);
-        break;
-      case OperandKind::Predicate:
-        add_predicate(inst.pred_src, op.number);
-        break;
-      case OperandKind::Memory:
-        for (int reg : op.address_regs)
-          add_registers(inst.src, reg, op.constant_bank ? 1 : address_width);
-        break;
-      case OperandKind::Other:
-        break;
-    }
-  }
-  inst.cls = classify_opcode(inst.opcode, !inst.dst.empty());
+  SassDecoder(syntax, dialect, inst).run();
   return inst;
 }
 

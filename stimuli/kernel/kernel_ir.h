@@ -16,21 +16,29 @@ struct StaticInst {
   uint64_t pc = 0;
   std::string opcode;  ///< full mnemonic with modifiers, e.g. "ISETP.GE.AND"
   InstClass cls = InstClass::Alu;
-  std::vector<uint16_t> dst;      ///< general registers written, R0..R254 (RZ dropped)
-  std::vector<uint16_t> src;      ///< general registers read, in operand order, no duplicates
-  std::vector<uint8_t> pred_dst;  ///< predicates written, P0..P6 (PT dropped)
-  std::vector<uint8_t> pred_src;  ///< predicates read as operands (the guard is separate)
-  int8_t guard_pred = -1;         ///< the @P guard, -1 if none (or @PT)
-  bool guard_negated = false;     ///< @!P
+  std::vector<uint16_t> dst;  ///< general registers written, R0..R254 (RZ dropped)
+  std::vector<uint16_t> src;  ///< general registers read, in operand order, no duplicates
+  /// Flags written: predicates P0..P6 (PT dropped), or sm_1x condition registers C0..C3.
+  std::vector<uint8_t> pred_dst;
+  std::vector<uint8_t> pred_src;  ///< flags read as operands (the guard is separate)
+  /// The guard: @P, or an sm_1x condition test ((C0.NE), BRA C1.EQU); -1 if none (or @PT).
+  int8_t guard_pred = -1;
+  bool guard_negated = false;  ///< @!P, or a complement test (EQ, EQU, NOT_SIGN, GE ...)
   /// Branch/call target label ("BRA `(.L_1)" -> ".L_1"), or the TARGET= annotation
   /// nvdisasm prints on Fermi ".S" sync instructions; empty otherwise.
   std::string target;
   std::string text;  ///< the SASS as printed, without the trailing ';'
 };
 
-/// Decodes one SASS instruction ("@!P0 IADD R4.CC, R6, c[0x0][0x150]"). Throws
-/// std::invalid_argument naming the bad operand; callers add the file and line.
-StaticInst parse_sass(std::string_view text, uint64_t pc);
+/// Which SASS a text is. sm_1x (Tesla) reads R124 as zero and numbers its condition
+/// registers C0..C3 as flags 0..3 (guard_pred, pred_dst, pred_src); sm_20 and later
+/// (cuobjdump sm_20, nvdisasm) have predicates P0..P6 instead. docs/kernel-ir.md.
+enum class SassDialect : uint8_t { Tesla, Fermi };
+
+/// Decodes one SASS instruction ("@!P0 IADD R4.CC, R6, c[0x0][0x150]") through the one
+/// grammar of stimuli/kernel/sass_grammar.h. Throws SassSyntaxError (a
+/// std::invalid_argument) with the column of the bad operand; callers add file and line.
+StaticInst parse_sass(std::string_view text, uint64_t pc, SassDialect dialect = SassDialect::Fermi);
 
 /// The instruction class of a mnemonic, decided by its base (before the first '.'),
 /// shared by every importer. `has_destination` splits atomics into loads (they return
@@ -51,6 +59,7 @@ struct BasicBlock {
 
 struct Kernel {
   std::string name;
+  std::string arch;                ///< "sm_10", "sm_20" ... when the listing says; "" otherwise
   std::vector<BasicBlock> blocks;  ///< in layout (address) order; blocks[i].id == i
   uint32_t entry = 0;
 

@@ -137,7 +137,7 @@ TEST_CASE("wc without gating leaves the register file's leakage all on",
   const nlohmann::json s = run_wc("wc", {"wc.bank_gating=false"});
   check_intact(s);
   const nlohmann::json& rf = s["blocks"]["regfile"];
-  CHECK_FALSE(rf.contains("power_controllers"));
+  CHECK(rf["power_controllers"].empty());
   // The register file's 4 banks of 32 KB at 5.8 mW per 4 KB (wc45), on for the whole run.
   const double all_on = s["cycles"].get<double>() * 4 * 5.8 * 8 * (1e3 / 1400);
   CHECK(rf["leakage_pj"].get<double>() == Approx(all_on));
@@ -172,3 +172,4 @@ TEST_CASE("wc on fermi40 (the default technology) runs after any machine",
   }
 WC_WITH_DESIGN_ON_REAL_KERNEL("regmutex")
 WC_WITH_DESIGN_ON_REAL_KERNEL("ltrf")
+WC_WITH_DESIGN_ON_REAL_KERNEL("rfv")

@@ -34,21 +34,34 @@ TEST_CASE("rfv: renaming with gating keeps every value on the Accel-Sim sample",
   CHECK(s["integrity"]["mismatches"] == 0);
   CHECK(s["integrity"]["checked_reads"].get<uint64_t>() > 10000);
   const nlohmann::json& rfv = s["blocks"]["rfv"];
+  const nlohmann::json& table = s["blocks"]["rfv.renaming_table"];
+  const nlohmann::json& cache = s["blocks"]["rfv.release_flag_cache"];
   CHECK(rfv["released_by_pir"].get<uint64_t>() > 0);
-  CHECK(rfv["allocations"] == rfv["releases"]);  // every register is freed by the end
+  CHECK(table["allocations"] == table["releases"]);  // every register is freed by the end
   CHECK(rfv["mean_mapped_registers"].get<double>() < 32 * 18);
-  CHECK(rfv["residency"]["register_subarrays"]["gated"].get<uint64_t>() > 0);
-  CHECK(s["blocks"]["regfile"]["leakage_pj"].get<double>() == 0.0);
-  CHECK(s["blocks"]["regfile"]["leakage_accounted_by"] == "rfv");
+  // The register file accounts the cells' leakage; RFV's gating lowers it.
+  const nlohmann::json& rf = s["blocks"]["regfile"];
+  CHECK(rf["power_controllers"] == nlohmann::json{"rfv"});
+  CHECK(rf["residency"]["cells"]["gated"].get<uint64_t>() > 0);
+  CHECK(rf["leakage_pj"].get<double>() > 0.0);
+  CHECK(rf["leakage_accounted_by"] == "");
+  CHECK(rfv["leakage_pj"].get<double>() == 0.0);
   CHECK(s["metadata_instructions"].get<uint64_t>() ==
         rfv["pir_fetches"].get<uint64_t>() + rfv["pbr_fetches"].get<uint64_t>());
+  CHECK(cache["misses"] == rfv["pir_fetches"]);
+  // Fig. 12's split: the table's energy, and pir/pbr decode plus the flag cache.
+  CHECK(rfv["breakdown_pj"]["renaming_table"].get<double>() ==
+        Approx(table["dynamic_pj"].get<double>() + table["leakage_pj"].get<double>()));
+  CHECK(rfv["breakdown_pj"]["flag_instructions"].get<double>() ==
+        Approx(rfv["dynamic_pj"].get<double>() + cache["dynamic_pj"].get<double>() +
+               cache["leakage_pj"].get<double>()));
 }
 
 TEST_CASE("rfv: GPU-shrink runs a profile on half the registers", "[rfv][platform]") {
   const nlohmann::json s = run("rfv-shrink", "rfv-hotspot", {"profile.ctas=6"});
   REQUIRE(s["status"] == "ok");
   CHECK(s["integrity"]["mismatches"] == 0);
-  CHECK(s["blocks"]["rfv"]["max_mapped_registers"].get<uint64_t>() <= 512);
+  CHECK(s["blocks"]["rfv.renaming_table"]["max_mapped_registers"].get<uint64_t>() <= 512);
   CHECK(s["blocks"]["regfile"]["storage_bits"].get<uint64_t>() == 512u * 1024);
 }
 
@@ -70,7 +83,8 @@ TEST_CASE("rfv: hardware-only renaming releases registers only at warp exit", "[
   CHECK(s["integrity"]["mismatches"] == 0);
   const nlohmann::json& rfv = s["blocks"]["rfv"];
   CHECK(rfv["released_by_pir"] == 0);
-  CHECK(rfv["released_at_exit"] == rfv["allocations"]);
+  CHECK(rfv["released_at_exit"] == s["blocks"]["rfv.renaming_table"]["allocations"]);
+  CHECK_FALSE(s["blocks"].contains("rfv.release_flag_cache"));  // no pir, no flag cache
   CHECK(s["metadata_instructions"] == 0);
 }
 
@@ -153,4 +167,21 @@ TEST_CASE("rfv: a writeback to a register a pbr released in flight goes nowhere"
   REQUIRE(s["status"] == "ok");
   CHECK(s["integrity"]["mismatches"] == 0);
   CHECK(s["blocks"]["rfv"]["dead_writes"].get<uint64_t>() > 0);
+}
+
+TEST_CASE("rfv: describe lists the stage and its blocks as separate modules", "[rfv][platform]") {
+  const Params params = Params::load("rfv", {"profile.ctas=2"});
+  SmPlatform platform(params, open_workload("rfv-hotspot", params));
+  const nlohmann::json d = platform.describe();
+  CHECK(d["operand_path"] == nlohmann::json({"sm.collectors", "crossbar", "rfv", "regfile"}));
+  for (const char* block : {"rfv", "rfv.renaming_table", "rfv.release_flag_cache"}) {
+    INFO(block);
+    REQUIRE(d["blocks"].contains(block));
+    const nlohmann::json& b = d["blocks"][block];
+    CHECK(b["storage_bits"]["total"].get<uint64_t>() > 0);
+    CHECK(b.contains("ports"));
+    CHECK(b["energy"]["block"] == block);
+  }
+  CHECK(d["blocks"]["rfv.renaming_table"]["storage_bits"]["table"] == 8192);
+  CHECK(d["blocks"]["rfv.release_flag_cache"]["storage_bits"]["flags"] == 540);
 }

@@ -56,14 +56,16 @@ RfvProgram::RfvProgram(const Kernel& kernel, const ReleaseFlags& flags, const Re
 namespace {
 
 RfvMetadata compile_rfv(const Kernel& kernel, const PassContext& context) {
-  const RfvConfig config = RfvConfig::from(context.params, context.limits, context.regfile);
+  const RfvParams rfv(&context.params);
+  const RenamingTableParams table(&context.params);
+  const RenamingConfig renaming = table.core_config(context.regfile, context.limits.max_warps);
   const KernelShape& shape = context.kernel;
   const Liveness liveness = compute_liveness(kernel);
   RfvMetadata out;
-  out.plan = select_renaming_candidates(
-      kernel, liveness, shape.regs_per_thread, uint64_t{config.table_bytes} * 8,
-      config.renaming.entry_bits(), std::max<uint32_t>(context.occupancy.warps(), 1));
-  if (config.mode == RfvMode::Compiler) {
+  out.plan = select_renaming_candidates(kernel, liveness, shape.regs_per_thread,
+                                        uint64_t{table.table_bytes} * 8, renaming.entry_bits(),
+                                        std::max<uint32_t>(context.occupancy.warps(), 1));
+  if (rfv.mode == RfvMode::Compiler) {
     try {
       out.program = RfvProgram(kernel, compute_release_flags(kernel, liveness), out.plan);
     } catch (const std::invalid_argument& e) {
