@@ -9,9 +9,10 @@ collectors (blocks.collectors) are outside it, and they dominate energy_pj.total
 results.csv's norm.energy_pj.total cannot stand for it. Per wc point:
 
     dynamic = blocks.regfile.dynamic_pj + blocks.crossbar.dynamic_pj
-    leakage = blocks.regfile.leakage_pj + blocks.wc.leakage_pj    (banks by power state
-              in blocks.wc, the register file then reports 0; plus codec-unit leakage)
-    codec   = blocks.wc.dynamic_pj (compressions, decompressions, dummy-MOV wires)
+    leakage = blocks.regfile.leakage_pj (the banks' cells, by the power state wc's bank
+              gating gives them) + the leakage of wc and its blocks (the codec units)
+    codec   = the dynamic energy of wc and its blocks: blocks.wc (range indicators,
+              dummy-MOV wires), blocks.wc.bdi_compressor, blocks.wc.bdi_decompressor
 
 each divided by the same point's baseline (its `baseline` column) register-file
 energy. Prints the mean over workloads per value of AXIS (default: all rows) and,
@@ -29,10 +30,17 @@ def number(row, column):
     return float(value) if value not in ("", None) else 0.0
 
 
+def wc_blocks(row, field):
+    """Sum of `field` over blocks.wc and the blocks inside it (blocks.wc.NAME)."""
+    return sum(number(row, column) for column in row
+               if column.startswith("blocks.wc.") and column.endswith("." + field)
+               and column.count(".") <= 3)
+
+
 def parts(row):
     dynamic = number(row, "blocks.regfile.dynamic_pj") + number(row, "blocks.crossbar.dynamic_pj")
-    leakage = number(row, "blocks.regfile.leakage_pj") + number(row, "blocks.wc.leakage_pj")
-    codec = number(row, "blocks.wc.dynamic_pj")
+    leakage = number(row, "blocks.regfile.leakage_pj") + wc_blocks(row, "leakage_pj")
+    codec = wc_blocks(row, "dynamic_pj")
     return dynamic, leakage, codec
 
 

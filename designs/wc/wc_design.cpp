@@ -1,10 +1,10 @@
-// Warped-Compression (seed 001) as a registered design.
+// Warped-Compression (seed 001) as a registered design: the wc stage (range indicators,
+// dummy MOVs, bank gating) in the codec slot, with its compressor and decompressor
+// blocks (wc.bdi_compressor, wc.bdi_decompressor) as children.
 #include "designs/design_registry.h"
 #include "designs/wc/wc_stage.h"
 
 namespace warpreg {
-
-void declare_bdi_params(std::vector<ParamSpec>& out);
 
 void warpreg_register_design_wc(DesignRegistry& registry) {
   registry.add(DesignSpec{
@@ -13,11 +13,14 @@ void warpreg_register_design_wc(DesignRegistry& registry) {
       "bank gating",
       "seed 001 (Lee et al., ISCA'15)",
       {"register contents (compressed images in the banks)"},
-      declare_bdi_params,
+      [](std::vector<ParamSpec>& out) {
+        BdiCompressorParams().declare(out);
+        BdiDecompressorParams().declare(out);
+        BdiUnitEnergyParams().declare(out);
+        WcStageParams().declare(out);
+      },
       [](DesignAssembly& assembly) {
-        const DesignContext& c = assembly.context();
-        assembly.add_stage<WcStage>(PathSlot::Codec, "wc", WcStageConfig::from(c.params), c.tech,
-                                    c.clock);
+        assembly.add_stage<WcStage>(PathSlot::Codec, "wc", assembly.context());
       },
       {"bdi"}});
 }

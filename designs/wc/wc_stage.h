@@ -1,25 +1,32 @@
 #pragma once
-// Warped-Compression on the operand path (seed 001 §5, Figure 1): an OperandStage
-// between the crossbar and the banks that
-//  - compresses non-divergent writes with BDI (a compressor unit, wc.compress_latency)
+// Warped-Compression on the operand path (seed 001 §5, Figure 1): the assembly of the
+// design, an OperandStage in the codec slot that
+//  - sends every non-divergent write through its compressor block (wc.bdi_compressor)
 //    and stores the image in the first k lane slices of the register's entry;
 //  - keeps the range-indicator table, read with bank arbitration, so a read of a
-//    compressed register touches only its k slices and then takes a decompressor
-//    (wc.decompress_latency);
+//    compressed register touches only its k slices and then goes through the
+//    decompressor block (wc.bdi_decompressor);
 //  - stores divergent writes uncompressed, first injecting a dummy MOV (read,
 //    decompress, full write) when the destination is compressed;
-//  - gates 16-byte banks (slice columns) without a valid entry and wakes them on
-//    a write (wc.wakeup_latency), and accounts the banks' leakage by power state
-//    (the register file then reports none: owns_register_leakage).
-// The data the SM sees is unchanged: every read returns the decompressed register.
+//  - gates 16-byte banks (bank x lane-slice columns) without a valid entry and wakes
+//    them on a write (wc.wakeup_latency), through the register file's StoragePower:
+//    the register file accounts the cells' leakage.
+// Per-register state is kept by physical register; Launch and Retire are physical
+// ranges (docs/composition.md). The data the SM sees is unchanged: every read
+// returns the decompressed register.
+#include <tlm_utils/simple_initiator_socket.h>
+
 #include <array>
 #include <cstdint>
-#include <memory>
 #include <vector>
 
 #include "common/cycle_clock.h"
-#include "modules/bdi/bdi_core.h"
+#include "common/param_set.h"
+#include "common/stat_set.h"
+#include "modules/bdi/bdi_compressor.h"
+#include "modules/bdi/bdi_decompressor.h"
 #include "modules/bdi/wc_state.h"
+#include "modules/interfaces/design_context.h"
 #include "modules/interfaces/issue_hook.h"
 #include "modules/interfaces/operand_stage.h"
 #include "modules/interfaces/reporting_block.h"
@@ -28,21 +35,68 @@
 
 namespace warpreg {
 
-class Params;
+/// The stage's own parameters (wc.*): the bank-level power gating.
+struct WcStageParams : ParamSet {
+  explicit WcStageParams(const Params* values = nullptr) : ParamSet("wc", values) {}
+  Param<bool> bank_gating{this, "bank_gating", true,
+                          "Bank-level power gating: a 16-byte bank (one lane-slice column) whose "
+                          "entries are all invalid is gated; a write to it wakes it.",
+                          "seed 001 §5.3"};
+  Param<uint32_t> wakeup_latency{this,
+                                 "wakeup_latency",
+                                 10,
+                                 {0, 100000},
+                                 "cycles",
+                                 "Cycles to wake a gated bank before a write can use it.",
+                                 "seed 001 Table 2: 'Bank Wakeup Latency 10 Cycles'; §5.3"};
+};
 
-struct WcStageConfig {
-  bdi::Variant variant = bdi::Variant::Warped;
-  uint32_t compressors = 2;
-  uint32_t decompressors = 4;
-  uint32_t compress_latency = 2;
-  uint32_t decompress_latency = 1;
-  double unit_energy_scale = 1.0;
-  double wire_mm = 1.0;  ///< power.wire_mm, for the dummy MOVs' wire transfers
-  bdi::WcStateConfig state;
-  bool gpgpusim_mapping = true;  ///< rf.bank_mapping: bank = (arch_reg + warp_slot) mod banks
-
-  /// From the wc.* and rf.* parameters. Throws ConfigError naming the option.
-  static WcStageConfig from(const Params& params);
+/// What the stage reports in stats.json (blocks.wc).
+struct WcStageStats : StatSet {
+  WcStageStats() : StatSet("wc") {}
+  Counter writes{this, "writes", "accesses", "Register writes seen."};
+  Counter divergent_writes{this, "divergent_writes", "accesses",
+                           "Writes with a partial active mask (stored uncompressed)."};
+  Counter reads{this, "reads", "accesses", "Register reads seen."};
+  Counter compressed_reads{this, "compressed_reads", "accesses",
+                           "Reads of a compressed register (decompressed)."};
+  Counter dummy_movs{this, "dummy_movs", "instructions",
+                     "MOVs injected before divergent writes to compressed registers."};
+  Counter warp_instructions{this, "warp_instructions", "instructions",
+                            "Warp instructions issued (the denominator of the shares)."};
+  Statistic<nlohmann::json> writes_by_encoding{
+      this, "writes_by_encoding", "accesses",
+      "Non-divergent writes per encoding (uncompressed, <4,0>, ...)."};
+  Statistic<nlohmann::json> encoding_share{
+      this, "encoding_share", "fraction",
+      "Figure 5: non-divergent writes per encoding over all of them, keyed base4_delta0 ... "
+      "and uncompressed; null without a non-divergent write."};
+  Statistic<nlohmann::json> divergent_instruction_share{
+      this, "divergent_instruction_share", "fraction",
+      "Figure 3: issued instructions with a partial active mask; null without instructions."};
+  Statistic<nlohmann::json> dummy_mov_share{
+      this, "dummy_mov_share", "fraction",
+      "Figure 11: dummy MOVs per issued warp instruction; null without instructions."};
+  Statistic<nlohmann::json> compression_ratio{
+      this, "compression_ratio", "ratio",
+      "Figure 8: non_divergent = 128 B x writes / stored bytes; divergent_if_compressed = the "
+      "same for the register a divergent write leaves, had it been compressed."};
+  Statistic<nlohmann::json> similarity{
+      this, "similarity", "lane pairs",
+      "Figure 2: successive active-lane distances of written values (zero, le_128, le_32k, "
+      "random), for non_divergent and divergent writes."};
+  Statistic<nlohmann::json> similarity_share{this, "similarity_share", "fraction",
+                                             "Figure 2's bins as fractions of their phase."};
+  Statistic<nlohmann::json> compressed_register_share{
+      this, "compressed_register_share", "fraction",
+      "Figure 12: time average of compressed over allocated physical registers."};
+  Statistic<nlohmann::json> bank_gating{
+      this, "bank_gating", "object",
+      "Figure 10: enabled, banks, wakeups, gate_events, wakeup_stall_cycles, "
+      "gated_cycles_per_bank and gated_fraction_per_bank (bank-major), gated_fraction, "
+      "gated_fraction_by_slice."};
+  Statistic<uint64_t> storage_bits{this, "storage_bits", "bits",
+                                   "Range indicators plus valid bits (one per entry and slice)."};
 };
 
 class WcStage : public OperandStage,
@@ -50,12 +104,16 @@ class WcStage : public OperandStage,
                 public IssueHook,
                 private bdi::GatingListener {
  public:
-  WcStage(sc_core::sc_module_name name, const WcStageConfig& config, const power::TechTable& tech,
-          const CycleClock& clock);
+  /// The codec blocks' sockets, bound at elaboration to the stage's children.
+  tlm_utils::simple_initiator_socket<WcStage> compress_socket;    ///< to bdi_compressor
+  tlm_utils::simple_initiator_socket<WcStage> decompress_socket;  ///< to bdi_decompressor
 
-  std::string block_name() const override { return "wc"; }
-  /// The 16-byte banks' leakage is accounted here, per bank and power state.
-  bool owns_register_leakage() const override { return true; }
+  /// Throws ConfigError naming the option, and TechError naming the block and the key
+  /// the technology lacks.
+  WcStage(sc_core::sc_module_name name, const DesignContext& context);
+
+  std::string block_name() const override { return name(); }
+  const StatSet* statistics() const override { return &stats_; }
   nlohmann::json stats(uint64_t end_cycle) override;
   nlohmann::json describe() const override;
 
@@ -65,32 +123,17 @@ class WcStage : public OperandStage,
     return IssueVerdict::Issue;
   }
   void issued(uint32_t, uint32_t, const WarpInst& inst, uint64_t) override {
-    ++counters_.warp_instructions;
-    if (inst.active != kFullMask) ++counters_.divergent_instructions;
+    ++stats_.warp_instructions;
+    if (inst.active != kFullMask) ++divergent_instructions_;
   }
 
-  const bdi::Codec& codec() const { return codec_; }
+  const bdi::Codec& codec() const { return compressor_.codec(); }
   const bdi::WcRegisterState& state() const { return state_; }
-
-  struct Counters {
-    uint64_t warp_instructions = 0;       ///< instructions issued (IssueHook)
-    uint64_t divergent_instructions = 0;  ///< of those, with a partial active mask
-    uint64_t writes = 0;                  ///< register writes seen
-    uint64_t divergent_writes = 0;  ///< writes with a partial active mask (stored uncompressed)
-    uint64_t reads = 0;
-    uint64_t compressed_reads = 0;          ///< reads of a compressed register (decompressed)
-    uint64_t dummy_movs = 0;                ///< MOVs injected before divergent writes
-    uint64_t wakeup_stall_cycles = 0;       ///< cycles writes waited for a bank to wake
-    uint64_t original_bytes = 0;            ///< Σ 128 over non-divergent writes
-    uint64_t stored_bytes = 0;              ///< Σ banks x 16 they were stored in
-    uint64_t divergent_original_bytes = 0;  ///< the same for divergent writes, had the merged
-    uint64_t divergent_stored_bytes = 0;    ///< register been compressed (Figure 8)
-    std::array<uint64_t, 16> writes_by_indicator{};  ///< non-divergent writes per encoding
-    /// Figure 2: successive active-lane distances of written values: zero, <= 128, <= 32K,
-    /// random; [0] non-divergent, [1] divergent.
-    std::array<std::array<uint64_t, 4>, 2> similarity{};
-  };
-  const Counters& counters() const { return counters_; }
+  const WcStageStats& counters() const { return stats_; }
+  BdiCompressor& compressor() { return compressor_; }
+  const BdiCompressor& compressor() const { return compressor_; }
+  BdiDecompressor& decompressor() { return decompressor_; }
+  const BdiDecompressor& decompressor() const { return decompressor_; }
 
  protected:
   void b_transport(tlm::tlm_generic_payload& payload, sc_core::sc_time& delay) override;
@@ -100,36 +143,50 @@ class WcStage : public OperandStage,
   void write(tlm::tlm_generic_payload& payload, RfAccess& a, sc_core::sc_time& delay);
   /// Sends `payload` downstream at `cycle`; returns its completion cycle.
   uint64_t forward_at(tlm::tlm_generic_payload& payload, sc_core::sc_time& delay, uint64_t cycle);
+  using CodecSocket = tlm_utils::simple_initiator_socket<WcStage>;
+  /// `buffer` through a codec block (compress_socket or decompress_socket) at `delay`.
+  /// On TLM_OK_RESPONSE, `encoding` is the image's and `delay` when the result is ready.
+  tlm::tlm_response_status through_codec(CodecSocket& socket, WarpRegister& buffer,
+                                         bdi::Encoding& encoding, sc_core::sc_time& delay);
   /// The dummy MOV: reads and decompresses `a`'s compressed register at `cycle` and
-  /// writes it back uncompressed. Returns the cycle its write is granted.
-  uint64_t dummy_mov(const RfAccess& a, uint32_t bank, uint64_t cycle);
+  /// writes it back uncompressed; `cycle` becomes the cycle its write is granted.
+  tlm::tlm_response_status dummy_mov(const RfAccess& a, uint32_t bank, uint64_t& cycle);
   void count_similarity(const WarpRegister& value, LaneMask active, bool divergent);
-  uint32_t bank_of(const RfAccess& a) const;
+  uint32_t bank_of(const RfAccess& a) const {
+    return geometry_.bank_of(a.phys_reg, a.warp_slot, a.arch_reg);
+  }
   void column_gated(uint32_t column, uint64_t cycle) override;
   void column_woken(uint32_t column, uint64_t cycle) override;
-  /// Moves a column's residency at `cycle`, never before its last change (accesses
-  /// may arrive slightly out of cycle order; the state core clamps the same way).
-  void move_column(uint32_t column, power::PowerState from, power::PowerState to, uint64_t cycle);
+  void set_column(uint32_t column, power::PowerState state, uint64_t cycle);
+  static bdi::WcStateConfig state_config(const WcStageParams& params,
+                                         const RegFileGeometry& geometry);
 
-  WcStageConfig config_;
+  const WcStageParams params_;
+  const RegFileGeometry geometry_;
   CycleClock clock_;
-  bdi::Codec codec_;
+  double wire_mm_;  ///< power.wire_mm, for the dummy MOVs' wire transfers
+  BdiCompressor compressor_;
+  BdiDecompressor decompressor_;
   bdi::WcRegisterState state_;
-  bdi::UnitPool compressors_, decompressors_;
+  StoragePower& storage_power_;
+  StoragePower::Controller controller_ = 0;
   std::vector<WarpRegister> contents_;  ///< decompressed value of each register (Figure 8 only)
-  WarpRegister image_;                  ///< the compressed image on its way to / from the banks
-  RfTransaction mov_;                   ///< the dummy MOV's read and write
-  WarpRegister mov_value_;
-  double bank_leakage_mw_ = 0;  ///< one slice column (a 16-byte bank) on
-  double gated_leakage_mw_ = 0;
+  WarpRegister image_;                  ///< a register on its way through a codec unit
+  BdiTransaction codec_txn_;
+  RfTransaction mov_;  ///< the dummy MOV's read and write
   power::EnergyAccount energy_;
-  uint32_t slice_bytes_ = 16;
-  power::EnergyAccount::EventId compress_, decompress_, indicator_reads_, indicator_writes_,
-      mov_flits_;
-  power::EnergyAccount::GroupId compressor_units_, decompressor_units_;
-  std::vector<power::EnergyAccount::GroupId> column_groups_;  ///< one per 16-byte bank
-  std::vector<uint64_t> column_changed_;  ///< cycle of each column's last power-state change
-  Counters counters_;
+  power::EnergyAccount::EventId indicator_reads_, indicator_writes_, mov_flits_;
+  WcStageStats stats_;
+  uint64_t divergent_instructions_ = 0;
+  uint64_t wakeup_stall_cycles_ = 0;
+  uint64_t original_bytes_ = 0;            ///< Σ 128 over non-divergent writes
+  uint64_t stored_bytes_ = 0;              ///< Σ banks x 16 they were stored in
+  uint64_t divergent_original_bytes_ = 0;  ///< the same for divergent writes, had the merged
+  uint64_t divergent_stored_bytes_ = 0;    ///< register been compressed (Figure 8)
+  std::array<uint64_t, 16> writes_by_indicator_{};  ///< non-divergent writes per encoding
+  /// Figure 2: successive active-lane distances of written values: zero, <= 128, <= 32K,
+  /// random; [0] non-divergent, [1] divergent.
+  std::array<std::array<uint64_t, 4>, 2> similarity_{};
 };
 
 }  // namespace warpreg

@@ -1,43 +1,15 @@
 #pragma once
 // The bookkeeping Warped-Compression adds beside the bank arbiter (seed 001 §4,
 // §5, §5.3), without SystemC: the range-indicator table (which encoding each
-// physical warp register is stored in), a valid bit per bank entry (per register
-// and lane slice) with bank-level power gating and wake-up, and pools of
-// pipelined compressor / decompressor units with "next free cycle" reservation.
+// physical warp register is stored in) and a valid bit per bank entry (per register
+// and lane slice) with bank-level power gating and wake-up. The compressor and
+// decompressor pools are in unit_pool.h.
 #include <cstdint>
 #include <vector>
 
 #include "common/warp_register.h"
 
 namespace warpreg::bdi {
-
-/// A pool of identical pipelined units: each accepts one operation per cycle.
-class UnitPool {
- public:
-  explicit UnitPool(uint32_t units = 1) : next_free_(units, 0) {}
-  uint32_t units() const { return static_cast<uint32_t>(next_free_.size()); }
-  /// Reserves the unit free earliest at or after `cycle`; returns the start cycle.
-  uint64_t acquire(uint64_t cycle) {
-    uint64_t* best = &next_free_[0];
-    for (uint64_t& f : next_free_)
-      if (f < *best) best = &f;
-    const uint64_t start = *best > cycle ? *best : cycle;
-    *best = start + 1;
-    ++activations_;
-    if (start != cycle) {
-      ++contended_;
-      wait_cycles_ += start - cycle;
-    }
-    return start;
-  }
-  uint64_t activations() const { return activations_; }
-  uint64_t contended() const { return contended_; }  ///< operations that waited for a unit
-  uint64_t wait_cycles() const { return wait_cycles_; }
-
- private:
-  std::vector<uint64_t> next_free_;
-  uint64_t activations_ = 0, contended_ = 0, wait_cycles_ = 0;
-};
 
 /// Hears every power-state change of a slice column (the stage accounts their
 /// leakage from these). Cycles are those the state core uses: a column gates at

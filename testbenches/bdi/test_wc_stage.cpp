@@ -1,82 +1,55 @@
-// The Warped-Compression stage bound to a stub initiator and the register file:
-// data, response, latency in sc_time_stamp(), unit contention, dummy MOVs, gating.
-#include <tlm_utils/simple_initiator_socket.h>
-#include <tlm_utils/simple_target_socket.h>
-
+// The Warped-Compression stage bound to a stub initiator and the register file (or a
+// stub bank target): data, response, latency in sc_time_stamp(), unit contention, dummy
+// MOVs, bank gating through the register file's StoragePower, physical ranges.
 #include <catch2/catch.hpp>
-#include <functional>
-#include <systemc>
+#include <cmath>
+#include <cstdlib>
+#include <fstream>
 
-#include "common/params.h"
 #include "designs/wc/wc_stage.h"
-#include "modules/interfaces/rf_access.h"
 #include "modules/regfile/regfile_module.h"
+#include "testbenches/bdi/wc_bench.h"
+#include "testbenches/support/cli_runner.h"
 
 using namespace warpreg;
+using namespace warpreg::testing;
 using sc_core::sc_time;
 
 namespace {
 
-struct StubInitiator : sc_core::sc_module {
-  tlm_utils::simple_initiator_socket<StubInitiator> socket{"socket"};
-  CycleClock clock;
-  RfTransaction txn;
-  WarpRegister buffer;
-  tlm::tlm_response_status last_response = tlm::TLM_INCOMPLETE_RESPONSE;
-  unsigned last_length = 0;
-
-  StubInitiator(sc_core::sc_module_name name, const CycleClock& c) : sc_module(name), clock(c) {}
-
-  /// One access of warp 0's register `reg` now; returns the cycles until it completes.
-  uint64_t access(RfAccessKind kind, uint16_t reg, LaneMask mask = kFullMask) {
-    tlm::tlm_generic_payload& p = txn.prepare(kind, &buffer);
-    RfAccess& a = txn.access();
-    a.warp_slot = 0;
-    a.arch_reg = reg;
-    a.phys_reg = reg;
-    a.active_mask = mask;
-    sc_time delay = sc_core::SC_ZERO_TIME;
-    socket->b_transport(p, delay);
-    last_response = p.get_response_status();
-    last_length = p.get_data_length();
-    return clock.cycle_of(delay);
-  }
-  /// Waits until absolute cycle `cycle`.
-  void wait_until(uint64_t cycle) {
-    const sc_time t = clock.cycles(cycle);
-    if (t > sc_core::sc_time_stamp()) sc_core::wait(t - sc_core::sc_time_stamp());
-  }
-};
-
 /// Stub initiator -> wc stage -> register file, at preset wc plus `sets`.
 struct WcBench {
-  const Params params;
-  const power::TechTable tech = power::TechTable::load(params.text("power.tech"));
-  const CycleClock clock{params.real("sim.clock_mhz")};
-  RegisterFileModule rf{"rf", params, tech, clock};
-  WcStage wc{"wc", WcStageConfig::from(params), tech, clock};
-  StubInitiator init{"init", clock};
-  explicit WcBench(const std::vector<std::string>& sets) : params(Params::load("wc", sets)) {
+  WcContext setup;
+  const power::TechTable& tech = setup.context().tech;
+  const CycleClock& clock = setup.context().clock;
+  RegisterFileModule rf;
+  const DesignContext context;
+  WcStage wc;
+  StubInitiator init;
+  explicit WcBench(const std::vector<std::string>& sets)
+      : setup(sets),
+        rf("rf", setup.params, tech, clock),
+        context(setup.with_storage(rf.storage_power())),
+        wc("wc", context),
+        init("init", clock) {
     init.socket.bind(wc.target);
     wc.initiator.bind(rf.socket);
   }
 };
 
-/// Runs `body` in an SC_THREAD and the simulation to its end.
-struct Driver : sc_core::sc_module {
-  std::function<void()> body;
-  SC_HAS_PROCESS(Driver);
-  Driver(sc_core::sc_module_name n, std::function<void()> b) : sc_module(n), body(std::move(b)) {
-    SC_THREAD(run);
+/// Stub initiator -> wc stage -> stub banks.
+struct StubTargetBench {
+  WcContext setup;
+  const CycleClock& clock = setup.context().clock;
+  WcStage wc;
+  StubInitiator init;
+  StubTarget banks;
+  explicit StubTargetBench(const std::vector<std::string>& sets = {"wc.bank_gating=false"})
+      : setup(sets), wc("wc", setup.context()), init("init", clock), banks("banks", clock) {
+    init.socket.bind(wc.target);
+    wc.initiator.bind(banks.socket);
   }
-  void run() { body(); }
 };
-
-WarpRegister ramp(uint32_t base, uint32_t step) {
-  WarpRegister r;
-  for (unsigned i = 0; i < kWarpSize; ++i) r.lane[i] = base + step * i;
-  return r;
-}
 
 }  // namespace
 
@@ -122,11 +95,13 @@ TEST_CASE("wc stage: compressed write and read with latency and slices and bank 
     CHECK(sc_core::sc_time_stamp() == bench.clock.cycles(40));
   });
   sc_core::sc_start();
+  CHECK(bench.wc.compressor().units().activations() == 2);
+  CHECK(bench.wc.decompressor().units().activations() == 1);
   const nlohmann::json s = bench.wc.stats(100);
-  CHECK(s["events"]["compressions"] == 2);
-  CHECK(s["events"]["decompressions"] == 1);
   CHECK(s["writes_by_encoding"]["<4,1>"] == 1);
   CHECK(s["writes_by_encoding"]["uncompressed"] == 1);
+  CHECK(s["events"]["indicator_writes"] == 2);
+  CHECK(s["events"]["indicator_reads"] == 2);
   CHECK(s["bank_gating"]["wakeups"] == 3 + 8);
   const auto gated = s["bank_gating"]["gated_cycles_per_bank"];
   CHECK(gated.size() == 32);
@@ -134,53 +109,64 @@ TEST_CASE("wc stage: compressed write and read with latency and slices and bank 
   CHECK(gated[2 * 8] == 0);  // bank 2 slice 0 woken at cycle 0
   CHECK(gated[2 * 8 + 3] == 100);
   CHECK(gated[3 * 8 + 7] == 20);  // bank 3 woken at cycle 20
-  CHECK(s["bank_gating"]["leakage_saved_pj"].get<double>() > 0);
   const nlohmann::json d = bench.wc.describe();
   CHECK(d["storage_bits"]["range_indicators"] == 1024 * 2);
-  CHECK(d["units"]["compressors"] == 2);
-  CHECK(d["units"]["decompressors"] == 4);
+  CHECK(d["organisation"]["blocks"] ==
+        nlohmann::json({"wc.bdi_compressor", "wc.bdi_decompressor"}));
 }
 
-TEST_CASE("wc stage: the 16-byte banks leak by power state and the register file leaks nothing",
+TEST_CASE("wc stage: bank gating sets the register file's cells, which leak by their state",
           "[bdi][wc][module][leakage]") {
   WcBench bench({});
   StubInitiator& init = bench.init;
-  REQUIRE(bench.wc.owns_register_leakage());
-  bench.rf.hand_over_leakage("wc");
   Driver driver("driver", [&] {
     // R2 (bank 2) as <4,1>: its first three 16-byte banks wake at cycle 0.
     init.buffer = ramp(0x1000, 3);
     init.access(RfAccessKind::Write, 2);
+    CHECK(bench.rf.power_map().state_of(2, 0) == power::PowerState::On);
+    CHECK(bench.rf.power_map().state_of(2, 3) == power::PowerState::Gated);
     // The warp retires at cycle 50: those three banks hold no valid entry and gate again.
     init.wait_until(50);
-    tlm::tlm_generic_payload& p = init.txn.prepare(RfAccessKind::Retire, &init.buffer);
-    init.txn.access().phys_reg = 0;
-    init.txn.access().regs_per_warp = 4;
-    sc_time delay = sc_core::SC_ZERO_TIME;
-    init.socket->b_transport(p, delay);
+    init.range(RfAccessKind::Retire, 0, 4);
+    CHECK(init.last_response == tlm::TLM_OK_RESPONSE);
+    CHECK(bench.rf.power_map().state_of(2, 0) == power::PowerState::Gated);
   });
   sc_core::sc_start();
   const nlohmann::json s = bench.wc.stats(100);
   for (int slice = 0; slice < 3; ++slice) {
     INFO("slice " << slice);
-    const nlohmann::json& r = s["residency"]["rf_bank2_slice" + std::to_string(slice)];
-    CHECK(r["on"] == 50);
-    CHECK(r["gated"] == 50);
     CHECK(s["bank_gating"]["gated_cycles_per_bank"][2 * 8 + slice] == 50);
   }
-  CHECK(s["residency"]["rf_bank2_slice3"]["on"] == 0);
-  CHECK(s["residency"]["rf_bank2_slice3"]["gated"] == 100);
-  CHECK(s["residency"]["rf_bank0_slice0"]["gated"] == 100);
-  // 3 banks x 50 cycles on at 5.8 mW (4 KB, wc45) and gated at 0 mW, plus the
-  // always-on units: 2 compressors x 0.12 mW + 4 decompressors x 0.08 mW.
+  // The stage owns no storage leakage; the codec units leak in their own blocks.
+  CHECK(s["leakage_pj"].get<double>() == 0.0);
+  CHECK_FALSE(s.contains("residency"));
+  // The register file: its 4 x 256 x 8 cells, of which one column of 256 cells (16 B x
+  // 256 entries = 4 KB, 5.8 mW in wc45) per slice of bank 2 was on for 50 cycles.
   const double ns = bench.clock.ns_per_cycle();
-  CHECK(s["bank_gating"]["bank_leakage_pj"].get<double>() == Approx(3 * 50 * 5.8 * ns));
-  CHECK(s["bank_gating"]["all_on_leakage_pj"].get<double>() == Approx(32 * 100 * 5.8 * ns));
-  CHECK(s["bank_gating"]["leakage_saved_pj"].get<double>() == Approx((3200 - 150) * 5.8 * ns));
-  CHECK(s["leakage_pj"].get<double>() == Approx((3 * 50 * 5.8 + 100 * 0.56) * ns));
   const nlohmann::json rf = bench.rf.stats(100);
-  CHECK(rf["leakage_pj"].get<double>() == 0.0);
-  CHECK(rf["leakage_accounted_by"] == "wc");
+  CHECK(rf["power_controllers"] == nlohmann::json({"wc"}));
+  CHECK(rf["residency"]["cells"]["on"] == 3 * 256 * 50);
+  CHECK(rf["residency"]["cells"]["gated"] == 8192 * 100 - 3 * 256 * 50);
+  CHECK(rf["leakage_pj"].get<double>() == Approx(3 * 50 * 5.8 * ns));
+  // 2 compressors x 0.12 mW and 4 decompressors x 0.08 mW, always on.
+  CHECK(bench.wc.compressor().stats(100)["leakage_pj"].get<double>() ==
+        Approx(100 * 2 * 0.12 * ns));
+  CHECK(bench.wc.decompressor().stats(100)["leakage_pj"].get<double>() ==
+        Approx(100 * 4 * 0.08 * ns));
+}
+
+TEST_CASE("wc stage: without gating the stage sets no power state", "[bdi][wc][module][leakage]") {
+  WcBench bench({"wc.bank_gating=false"});
+  Driver driver("driver", [&] {
+    bench.init.buffer = ramp(1, 0);
+    bench.init.access(RfAccessKind::Write, 1);
+  });
+  sc_core::sc_start();
+  const nlohmann::json rf = bench.rf.stats(10);
+  CHECK(rf["power_controllers"].empty());
+  // 4 banks of 32 KB at 5.8 mW per 4 KB, all on.
+  CHECK(rf["leakage_pj"].get<double>() == Approx(10 * 4 * 8 * 5.8 * bench.clock.ns_per_cycle()));
+  CHECK(bench.wc.stats(10)["bank_gating"]["gated_fraction"] == 0.0);
 }
 
 TEST_CASE("wc stage: compressors and decompressors are contended", "[bdi][wc][module]") {
@@ -200,10 +186,12 @@ TEST_CASE("wc stage: compressors and decompressors are contended", "[bdi][wc][mo
     CHECK(init.buffer == ramp(9, 1));
   });
   sc_core::sc_start();
-  const nlohmann::json s = bench.wc.stats(20);
-  CHECK(s["compressors"]["contended"] == 1);
-  CHECK(s["decompressors"]["contended"] == 1);
-  CHECK(s["decompressors"]["wait_cycles"] == 1);
+  const nlohmann::json c = bench.wc.compressor().stats(20);
+  const nlohmann::json d = bench.wc.decompressor().stats(20);
+  CHECK(c["contended"] == 1);
+  CHECK(c["events"]["compressions"] == 2);
+  CHECK(d["contended"] == 1);
+  CHECK(d["wait_cycles"] == 1);
 }
 
 TEST_CASE("wc stage: a divergent write to a compressed register injects one dummy MOV",
@@ -237,7 +225,7 @@ TEST_CASE("wc stage: a divergent write to a compressed register injects one dumm
   sc_core::sc_start();
   const nlohmann::json s = bench.wc.stats(30);
   CHECK(s["dummy_movs"] == 1);
-  CHECK(s["events"]["decompressions"] == 1);
+  CHECK(bench.wc.decompressor().stats(30)["events"]["decompressions"] == 1);
   CHECK(s["events"]["mov_flits"] == 1 + 8);
   // Figure 8's divergent ratio: both merged registers (7 | 100 + i, then 200 + i | 100 + i)
   // would have fitted <4,1>, three banks each.
@@ -247,52 +235,6 @@ TEST_CASE("wc stage: a divergent write to a compressed register injects one dumm
   CHECK(s["similarity"]["non_divergent"]["zero"] == 31);
   CHECK(s["similarity"]["divergent"]["le_128"] == 30);
 }
-
-namespace {
-
-/// Records what reaches the banks and answers after a fixed latency, or with an error.
-struct StubTarget : sc_core::sc_module {
-  tlm_utils::simple_target_socket<StubTarget> socket{"socket"};
-  CycleClock clock;
-  uint64_t latency = 3;
-  tlm::tlm_response_status answer = tlm::TLM_OK_RESPONSE;
-  struct Seen {
-    RfAccessKind kind;
-    uint64_t cycle;
-    LaneMask active_mask, read_lanes;
-    WarpRegister data;
-  };
-  std::vector<Seen> seen;
-  WarpRegister stored;  ///< what a read returns
-
-  StubTarget(sc_core::sc_module_name name, const CycleClock& c) : sc_module(name), clock(c) {
-    socket.register_b_transport(this, &StubTarget::b_transport);
-  }
-  void b_transport(tlm::tlm_generic_payload& p, sc_time& delay) {
-    const RfAccess& a = rf_access_of(p);
-    const uint64_t cycle = clock.cycle_at(delay);
-    if (a.kind == RfAccessKind::Read) register_of(p) = stored;
-    seen.push_back({a.kind, cycle, a.active_mask, a.read_lanes, register_of(p)});
-    if (a.kind == RfAccessKind::Write) stored = register_of(p);
-    p.set_response_status(answer);
-    clock.complete_at(delay, cycle + latency);
-  }
-};
-
-struct StubTargetBench {
-  const Params params = Params::load("wc", {"wc.bank_gating=false"});
-  const power::TechTable tech = power::TechTable::load(params.text("power.tech"));
-  const CycleClock clock{params.real("sim.clock_mhz")};
-  WcStage wc{"wc", WcStageConfig::from(params), tech, clock};
-  StubInitiator init{"init", clock};
-  StubTarget banks{"banks", clock};
-  StubTargetBench() {
-    init.socket.bind(wc.target);
-    wc.initiator.bind(banks.socket);
-  }
-};
-
-}  // namespace
 
 TEST_CASE("wc stage: what reaches the banks is the image with narrowed masks",
           "[bdi][wc][module]") {
@@ -334,6 +276,100 @@ TEST_CASE("wc stage: what reaches the banks is the image with narrowed masks",
   sc_core::sc_start();
 }
 
+TEST_CASE("wc stage: bad payloads get TLM error responses and never reach the banks",
+          "[bdi][wc][module][errors]") {
+  StubTargetBench bench;
+  Driver driver("driver", [&] {
+    sc_time delay = sc_core::SC_ZERO_TIME;
+    // No RfAccess extension.
+    tlm::tlm_generic_payload bare;
+    WarpRegister data;
+    bare.set_data_ptr(data.bytes());
+    bare.set_data_length(kWarpRegisterBytes);
+    bare.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+    bench.init.socket->b_transport(bare, delay);
+    CHECK(bare.get_response_status() == tlm::TLM_GENERIC_ERROR_RESPONSE);
+    // A register past the register file's 1024.
+    bench.init.access(RfAccessKind::Write, 0, kFullMask, 0, 1024);
+    CHECK(bench.init.last_response == tlm::TLM_ADDRESS_ERROR_RESPONSE);
+    bench.init.access(RfAccessKind::Read, 0, kFullMask, 0, 5000);
+    CHECK(bench.init.last_response == tlm::TLM_ADDRESS_ERROR_RESPONSE);
+    // A write of less than one warp register.
+    tlm::tlm_generic_payload& p = bench.init.txn.prepare(RfAccessKind::Write, &bench.init.buffer);
+    bench.init.txn.access().phys_reg = 3;
+    p.set_data_length(64);
+    bench.init.socket->b_transport(p, delay);
+    CHECK(p.get_response_status() == tlm::TLM_BURST_ERROR_RESPONSE);
+    CHECK(delay == sc_core::SC_ZERO_TIME);
+  });
+  sc_core::sc_start();
+  CHECK(bench.banks.seen.empty());
+  CHECK(bench.wc.counters().writes == 0);
+}
+
+TEST_CASE("wc stage: state is kept by physical register, and Launch and Retire are physical ranges",
+          "[bdi][wc][module][composition]") {
+  // A translation stage before wc names registers as it likes: here warp 3's R5 lives in
+  // physical register 2 and warp 1's R5 in physical register 9, and it launches and
+  // retires single registers.
+  StubTargetBench bench(std::vector<std::string>{});
+  StubInitiator& init = bench.init;
+  StubTarget& banks = bench.banks;
+  const WarpRegister a = ramp(40, 1), b = ramp(7, 0);
+  Driver driver("driver", [&] {
+    init.range(RfAccessKind::Launch, 2, 1);
+    init.range(RfAccessKind::Launch, 9, 1);
+    init.buffer = a;
+    init.access(RfAccessKind::Write, 5, kFullMask, 3, 2);
+    init.buffer = b;
+    init.access(RfAccessKind::Write, 5, kFullMask, 1, 9);
+    CHECK(bench.wc.state().indicator(2) == 2);  // <4,1>
+    CHECK(bench.wc.state().indicator(9) == 1);  // <4,0>
+    // Bank of (warp 3, R5) under rf.bank_mapping=gpgpusim: (5 + 3) mod 4 = 0.
+    CHECK(bench.wc.state().valid_slices(2) == 0x7);
+    CHECK(bench.wc.state().awake_at(0, 0x7) == 10);
+    // Retiring physical register 9 leaves physical register 2 as it is.
+    init.wait_until(30);
+    init.range(RfAccessKind::Retire, 9, 1);
+    CHECK(bench.wc.state().indicator(9) == 0);
+    CHECK(bench.wc.state().valid_slices(9) == 0);
+    CHECK(bench.wc.state().indicator(2) == 2);
+    banks.stored = banks.seen[2].data;  // the banks hold register 2's image
+    init.buffer = WarpRegister{};
+    init.access(RfAccessKind::Read, 5, kFullMask, 3, 2);
+    CHECK(init.buffer == a);
+    // Every range kind went on downstream unchanged.
+    REQUIRE(banks.seen.size() == 6);
+    CHECK(banks.seen[0].kind == RfAccessKind::Launch);
+    CHECK(banks.seen[0].phys_reg == 2);
+    CHECK(banks.seen[4].kind == RfAccessKind::Retire);
+    CHECK(banks.seen[4].phys_reg == 9);
+    CHECK(banks.seen[4].regs_per_warp == 1);
+  });
+  sc_core::sc_start();
+  // Two registers allocated from cycle 0, one compressed until 30 (9) and one throughout.
+  const nlohmann::json s = bench.wc.stats(60);
+  CHECK(s["compressed_register_share"].get<double>() == Approx((30.0 + 60.0) / (60.0 + 30.0)));
+}
+
+TEST_CASE("wc stage: every statistic it and its blocks report is declared",
+          "[bdi][wc][module][stats]") {
+  WcBench bench({});
+  Driver driver("driver", [&] {
+    bench.init.buffer = ramp(1, 1);
+    bench.init.access(RfAccessKind::Write, 1);
+    bench.init.access(RfAccessKind::Read, 1);
+  });
+  sc_core::sc_start();
+  for (ReportingBlock* block :
+       std::vector<ReportingBlock*>{&bench.wc, &bench.wc.compressor(), &bench.wc.decompressor()}) {
+    INFO(block->block_name());
+    REQUIRE(block->statistics() != nullptr);
+    CHECK(block->statistics()->block() == block->block_name());
+    CHECK(undeclared_keys(block->stats(10), *block->statistics()).empty());
+  }
+}
+
 TEST_CASE("wc stage: power.rf_access_scale multiplies the bank access energy",
           "[bdi][wc][module][energy]") {
   WcBench bench({"power.rf_access_scale=2.5"});
@@ -350,4 +386,33 @@ TEST_CASE("wc stage: power.rf_access_scale multiplies the bank access energy",
   CHECK(rf["events"]["slice_reads"] == 3);
   // wc45: 7 pJ per 16-byte access (seed 001 Table 3), x 2.5.
   CHECK(rf["dynamic_pj"].get<double>() == Approx(6 * 7.0 * 2.5));
+}
+
+TEST_CASE("wc stage: range-indicator accesses cost rule S3 of the table's coefficient",
+          "[bdi][wc][module][energy]") {
+  SECTION("wc45, 2-bit indicators of 1024 registers: the table's own array") {
+    StubTargetBench bench;
+    const nlohmann::json e = bench.wc.describe()["energy"]["events"];
+    CHECK(e[0]["name"] == "indicator_reads");
+    CHECK(e[0]["pj_per_event"].get<double>() == Approx(7.0 * 0.25 / 16 * 0.25).epsilon(1e-5));
+  }
+  SECTION("fermi40, original BDI's 4-bit indicators: twice the bits, sqrt(2) x the array") {
+    StubTargetBench bench({"wc.variant=original", "power.tech=fermi40"});
+    const nlohmann::json e = bench.wc.describe()["energy"]["events"];
+    CHECK(e[1]["name"] == "indicator_writes");
+    CHECK(e[1]["pj_per_event"].get<double>() ==
+          Approx(0.0182812 * 2 * std::sqrt(2.0)).epsilon(1e-5));
+  }
+}
+
+TEST_CASE("wc stage: a technology without the range-indicator coefficient is an error naming it",
+          "[bdi][wc][module][energy]") {
+  // wc45 without range_indicator_access, in a folder of its own ($WARPREG_TECH).
+  Scratch dir;
+  nlohmann::json table = nlohmann::json::parse(slurp(WARPREG_SOURCE_DIR "/power/tech/wc45.json"));
+  table["values"].erase("range_indicator_access");
+  std::ofstream(dir / "wc45.json") << table.dump(1);
+  ::setenv("WARPREG_TECH", dir.path().c_str(), 1);
+  CHECK_THROWS_WITH(StubTargetBench(),
+                    Catch::Contains("wc needs the coefficient \"range_indicator_access\""));
 }

@@ -2,6 +2,7 @@
 // wake-up, range indicators, unit contention.
 #include <catch2/catch.hpp>
 
+#include "modules/bdi/unit_pool.h"
 #include "modules/bdi/wc_state.h"
 
 using namespace warpreg;
