@@ -25,12 +25,6 @@ class OperandStage : public sc_core::sc_module {
   /// register file may then hold fewer registers than the resident warps name.
   virtual bool translates_names() const { return false; }
 
-  /// True for a stage that puts register-file storage into low-power states and
-  /// accounts its leakage itself (TRIC by entry, Warped-Compression by bank, RFV by
-  /// sub-array): the register file then reports no leakage of its own, so that
-  /// stats.json counts each cell once.
-  virtual bool owns_register_leakage() const { return false; }
-
   /// True for a stage that needs to hear when a warp is assigned a collector unit: the
   /// SM then sends one Wake transaction per destination register (the first carries
   /// the collector and its active mask). TRIC wakes registers, COMA records the mask.

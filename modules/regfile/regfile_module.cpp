@@ -146,17 +146,8 @@ void RegisterFileModule::trace_cycle(uint64_t cycle) {
   }
 }
 
-void RegisterFileModule::hand_over_leakage(const std::string& stage) {
-  if (!leakage_owner_.empty())
-    throw ConfigError("both " + leakage_owner_ + " and " + stage +
-                      " model the register file's storage; enable only one of them");
-  leakage_owner_ = stage;
-  const double none[power::kPowerStateCount] = {};
-  energy_.set_unit_power(banks_, none);
-}
-
 nlohmann::json RegisterFileModule::stats(uint64_t end_cycle) {
-  if (power_map_.controlled() && leakage_owner_.empty()) {
+  if (power_map_.controlled()) {
     // The designs' power controllers set the cells' states: the cells carry the leakage,
     // the banks' group none.
     const double none[power::kPowerStateCount] = {};
@@ -181,7 +172,6 @@ nlohmann::json RegisterFileModule::stats(uint64_t end_cycle) {
   stats_.conflict_cycles.set(c.conflict_cycles);
   stats_.conflicted_writes.set(c.conflicted_writes);
   stats_.bank_accesses.set(core_.bank_accesses());
-  stats_.leakage_accounted_by.set(leakage_owner_);
   stats_.technology.set(technology_.stated() ? technology_.stated_by : std::string());
   stats_.power_controllers.set(power_map_.controller_names());
   stats_.write(j);

@@ -85,9 +85,6 @@ struct RegFileStats : StatSet {
                                         "Writes that waited for a write port."};
   Statistic<std::vector<uint64_t>> bank_accesses{this, "bank_accesses", "accesses per bank",
                                                  "Reads plus writes each bank served."};
-  Statistic<std::string> leakage_accounted_by{
-      this, "leakage_accounted_by", "block",
-      "The stage that models the storage itself and accounts its leakage (empty: none)."};
   Statistic<std::string> technology{
       this, "technology", "design",
       "The design that stated the register file's technology (LTRF's main RF configuration; "
@@ -121,10 +118,6 @@ class RegisterFileModule : public sc_core::sc_module, public ReportingBlock {
   /// The cells' power states as the designs' power controllers set them; the module
   /// accounts their leakage (per cell) as soon as one controller is registered.
   StoragePower& storage_power() { return power_map_; }
-  /// A stage that models the register file's storage itself (LTRF's main register
-  /// file) accounts the banks' leakage: this module's becomes 0 and stats name the stage.
-  /// Call before the run.
-  void hand_over_leakage(const std::string& stage);
   const StoragePowerMap& power_map() const { return power_map_; }
 
   /// Waveform: per bank, accesses granted in the traced cycle, and the bank power state.
@@ -145,7 +138,6 @@ class RegisterFileModule : public sc_core::sc_module, public ReportingBlock {
   StoragePowerMap power_map_;
   RegFileStats stats_;
   std::optional<power::EnergyAccount::GroupId> cells_;  ///< once a controller is registered
-  std::string leakage_owner_;  ///< the stage that models the storage itself, if any
   double cell_on_mw_ = 0;      ///< leakage of one ON cell (one lane slice of one entry)
 
   static constexpr uint32_t kTraceWindow = 64;  ///< cycles ahead a grant may be traced

@@ -49,7 +49,6 @@ class SmPlatformImpl {
     last->initiator.bind(regfile_.socket);
     blocks_ = {&regfile_, &crossbar_, &sm_};
     for (auto& stage : stages_) {
-      if (stage->owns_register_leakage()) regfile_.hand_over_leakage(stage->basename());
       if (stage->wants_collector_wakes()) sm_.core().announce_collectors(true);
       add_reporting_blocks(*stage);
       if (auto* hook = dynamic_cast<IssueHook*>(stage.get())) {

@@ -43,7 +43,6 @@ TEST_CASE("ltrf platform: ltrf runs clean with every read hitting the cache", "[
   CHECK(rf["reads"] == b["main_reads"]);
   CHECK(rf["writes"] == b["main_writes"]);
   CHECK(rf["technology"].get<std::string>().find("ltrf.main_rf_config = 7") == 0);
-  CHECK(rf["leakage_accounted_by"] == "");
   CHECK(rf["leakage_pj"].get<double>() > 0.0);
   CHECK(s["blocks"]["ltrf.register_file_cache"]["reads"] == b["read_hits"]);
   CHECK(s["blocks"]["ltrf.address_allocation_unit"]["wcb_lookups"].get<uint64_t>() > 0);

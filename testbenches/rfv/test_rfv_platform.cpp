@@ -44,7 +44,6 @@ TEST_CASE("rfv: renaming with gating keeps every value on the Accel-Sim sample",
   CHECK(rf["power_controllers"] == nlohmann::json{"rfv"});
   CHECK(rf["residency"]["cells"]["gated"].get<uint64_t>() > 0);
   CHECK(rf["leakage_pj"].get<double>() > 0.0);
-  CHECK(rf["leakage_accounted_by"] == "");
   CHECK(rfv["leakage_pj"].get<double>() == 0.0);
   CHECK(s["metadata_instructions"].get<uint64_t>() ==
         rfv["pir_fetches"].get<uint64_t>() + rfv["pbr_fetches"].get<uint64_t>());
