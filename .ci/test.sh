@@ -36,6 +36,11 @@ for experiment in rf-shrink rfv-energy wc-benchmarks wrf-savings; do
   echo "$experiment: $(($(wc -l <"$dir/results.csv") - 1)) points, $(ls "$dir"/figures/*.png | wc -l) figures"
 done
 
+stage "Design pairs"
+# Every design alone and every pair on two real kernels: ok, zero integrity mismatches,
+# the refused pairs refused (docs/composition.md has the full matrix).
+python3 scripts/composition_matrix.py --check --kernels hotspot LPS >/dev/null
+
 stage "Sanitizer build"
 # -O1 -g1: half the compile time of -O2 -g, and still line numbers in sanitizer reports.
 cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=RelWithDebInfo "-DCMAKE_CXX_FLAGS_RELWITHDEBINFO=-O1 -g1 -DNDEBUG" \

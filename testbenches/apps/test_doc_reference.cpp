@@ -67,3 +67,24 @@ void check_declared(const std::string& preset, const std::string& workload,
 TEST_CASE("stats: the baseline's blocks report only declared keys", "[stats][declared]") {
   check_declared("baseline", "rfv-hotspot", {});
 }
+
+TEST_CASE("stats: rfv's blocks report only declared keys", "[stats][declared]") {
+  check_declared("rfv", "rfv-hotspot", {});
+}
+
+TEST_CASE("stats: warped-compression's blocks report only declared keys", "[stats][declared]") {
+  check_declared("wc", "rfv-hotspot", {});
+}
+
+TEST_CASE("stats: the warped register file's blocks report only declared keys",
+          "[stats][declared]") {
+  check_declared("wrf", "wrf-nn", {});
+}
+
+TEST_CASE("stats: regmutex's blocks report only declared keys", "[stats][declared]") {
+  check_declared("regmutex", "regmutex-bfs", {});
+}
+
+TEST_CASE("stats: ltrf's blocks report only declared keys", "[stats][declared]") {
+  check_declared("ltrf", "ltrf-register-sensitive", {});
+}
