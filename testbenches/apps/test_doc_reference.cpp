@@ -29,12 +29,14 @@ std::string generated_section(const std::string& doc, const std::string& command
 
 TEST_CASE("docs: the statistics reference is what `warpreg doc stats` prints", "[docs]") {
   const testing::Outcome out = testing::run_warpreg("doc stats");
+  INFO(out);
   REQUIRE(out.status == 0);
   CHECK(generated_section("stats.md", "stats") == out.out);
 }
 
 TEST_CASE("docs: the parameter reference is what `warpreg doc params` prints", "[docs]") {
   const testing::Outcome out = testing::run_warpreg("doc params");
+  INFO(out);
   REQUIRE(out.status == 0);
   CHECK(generated_section("parameters.md", "params") == out.out);
 }
