@@ -50,6 +50,12 @@ int vectors_command(const po::variables_map& vm);
 /// Every subcommand, in the order `warpreg --help` lists them.
 const std::vector<Command>& commands();
 
+/// `warpreg plot DIR` (experiment_command.cpp): draws a run's samples.csv.
+po::options_description plot_options();
+int plot_command(const po::variables_map& vm);
+/// The Python that runs the plotting scripts (WARPREG_PYTHON, else Debian's).
+std::string python();
+
 /// `warpreg bench` (bench.cpp).
 po::options_description bench_options();
 int bench_command(const po::variables_map& vm);
@@ -73,6 +79,12 @@ int main_entry(int argc, char* argv[]);
 
 /// Prints "warpreg: error: MESSAGE" on stderr.
 void print_error(const std::string& message);
+/// The command line this process was started with, words joined by spaces.
+const std::string& invocation();
+/// stats.json's "run": the simulator's version and revision, the command line, the host
+/// and the wall time of the simulation (the only part of stats.json that differs between
+/// two runs of the same configuration).
+nlohmann::json provenance(double wall_seconds);
 
 // Option groups shared by the commands, each added once here and read back with
 // the matching function below.

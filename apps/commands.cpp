@@ -2,6 +2,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
@@ -11,6 +12,7 @@
 
 #include "apps/cli.h"
 #include "apps/sweep_commands.h"
+#include "common/log.h"
 #include "designs/design_registry.h"
 #include "platforms/sm/platform.h"
 #include "stimuli/driver/open_workload.h"
@@ -54,6 +56,20 @@ using nlohmann::json;
 
 // ---------------------------------------------------------------- run
 
+// --log BLOCK=LEVEL, before elaboration: blocks read their level when they are built.
+void apply_log_levels(const std::vector<std::string>& settings) {
+  for (const std::string& setting : settings) {
+    const size_t eq = setting.find('=');
+    if (eq == std::string::npos || eq == 0)
+      throw UsageError("--log " + setting + ": expected BLOCK=LEVEL (e.g. regfile=debug)");
+    try {
+      LogLevels::set(setting.substr(0, eq), setting.substr(eq + 1));
+    } catch (const std::invalid_argument& e) {
+      throw UsageError("--log " + setting + ": " + e.what());
+    }
+  }
+}
+
 po::options_description run_options() {
   po::options_description desc("Options of 'warpreg run'", kHelpWidth, kHelpWidth / 2);
   add_preset_option(desc);
@@ -63,7 +79,20 @@ po::options_description run_options() {
                      "Write DIR/stats.json and DIR/stats.csv, creating DIR. Default: none (only "
                      "the summary is printed).")(
       "vcd", po::value<std::string>()->value_name("FILE"),
-      "Write a VCD waveform of bank activity and power states to FILE. Default: none.")(
+      "Write a VCD waveform to FILE: per bank accesses and power states, every design "
+      "block's key state (docs/observability.md). Default: none.")(
+      "trace-signals", po::bool_switch(),
+      "With --vcd, also trace the SM's warp and scheduler signals (sm.issued, "
+      "sm.resident_warps, sm.warps_at_barrier, sm.instructions_in_flight, "
+      "sm.busy_collectors). Default: off.")(
+      "sample", po::value<uint64_t>()->value_name("CYCLES"),
+      "Write DIR/samples.csv (needs --out DIR): one row per CYCLES cycles with IPC, "
+      "issue, occupancy, register-file accesses and power states and every block's "
+      "dynamic power (docs/observability.md); plot it with 'warpreg plot DIR'. Default: "
+      "none.")("log", po::value<std::vector<std::string>>()->value_name("BLOCK=LEVEL"),
+               "Report verbosity of the SystemC messages of BLOCK (a hierarchical name such as "
+               "rfv.renaming_table, or 'all'): none, low, medium, high, full or debug; "
+               "repeatable. Default: none (warnings and errors only).")(
       "quiet,q", po::bool_switch(),
       "Print neither the summary nor the progress line; errors still go to stderr. "
       "Default: off.");
@@ -87,12 +116,26 @@ int run_command(const po::variables_map& vm) {
 
   RunSettings settings;
   if (vm.count("vcd")) settings.vcd_path = vm["vcd"].as<std::string>();
+  settings.trace_signals = vm["trace-signals"].as<bool>();
+  if (settings.trace_signals && settings.vcd_path.empty())
+    throw UsageError("--trace-signals needs --vcd FILE");
+  if (vm.count("sample")) {
+    if (out_dir.empty()) throw UsageError("--sample needs --out DIR (it writes DIR/samples.csv)");
+    settings.sample_cycles = vm["sample"].as<uint64_t>();
+    if (settings.sample_cycles == 0)
+      throw UsageError("--sample: the interval must be at least 1 cycle");
+    settings.samples_path = (std::filesystem::path(out_dir) / "samples.csv").string();
+  }
+  if (vm.count("log")) apply_log_levels(vm["log"].as<std::vector<std::string>>());
   settings.progress = !quiet && isatty(STDERR_FILENO);
   SmPlatform platform(params, std::move(workload), settings);
 
   json stats;
+  const auto started = std::chrono::steady_clock::now();
   try {
     stats = platform.run();
+    stats["run"] = provenance(
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count());
   } catch (const ParamError&) {
     throw;
   } catch (const WorkloadError&) {
@@ -332,7 +375,7 @@ const std::vector<Command>& commands() {
   static const std::vector<Command> table = {
       {"run",
        "[--preset P] [--workload W] [--out DIR] [--design D]... [--set KEY=VALUE]... [--vcd FILE] "
-       "[--quiet]",
+       "[--trace-signals] [--sample CYCLES] [--log BLOCK=LEVEL]... [--quiet]",
        "Simulate a workload on a preset; print cycles, IPC, integrity and energy per block.",
        run_options, run_command},
       {"params", "[--preset P] [--design D]... [--set KEY=VALUE]... [--json]",
@@ -347,6 +390,10 @@ const std::vector<Command>& commands() {
        "Print the generated reference of every block's statistics or every parameter "
        "(the tables of docs/stats.md and docs/parameters.md).",
        doc_options, doc_command, "what"},
+      {"plot", "DIR",
+       "Draw a run's time series (samples.csv of 'run --sample CYCLES --out DIR') into "
+       "DIR/samples.png and .svg.",
+       plot_options, plot_command, "dir"},
       {"designs", "[--json]",
        "List the register-file designs a machine can take (--design), what each takes over.",
        designs_options, designs_command},

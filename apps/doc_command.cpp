@@ -31,8 +31,8 @@ std::string stats_reference() {
     sets.emplace(block, std::move(set));
   }
   std::ostringstream out;
-  out << "Every block also reports `events`, `dynamic_pj`, `leakage_pj`, `storage_bits` and, when "
-         "it has power states, `residency` (docs/power.md).\n";
+  out << "Every block also reports `events`, `dynamic_pj`, `leakage_pj`, `average_power_w`, "
+         "`storage_bits` and, when it has power states, `residency` (docs/power.md).\n";
   for (const auto& [block, set] : sets) {
     out << "\n### `" << block << "`\n\n";
     if (set->specs().empty()) {

@@ -33,6 +33,8 @@ std::vector<std::string> experiment_names() {
   return names;
 }
 
+}  // namespace
+
 // Debian's python3-matplotlib lives under /usr/bin/python3, which a PATH python may hide.
 std::string python() {
   const char* env = std::getenv("WARPREG_PYTHON");
@@ -40,7 +42,31 @@ std::string python() {
   return fs::exists("/usr/bin/python3") ? "/usr/bin/python3" : "python3";
 }
 
-}  // namespace
+po::options_description plot_options() {
+  po::options_description desc("Options of 'warpreg plot'", kHelpWidth, kHelpWidth / 2);
+  desc.add_options()("dir", po::value<std::string>()->required()->value_name("DIR"),
+                     "A run's --out folder holding samples.csv (warpreg run --sample CYCLES "
+                     "--out DIR); the figure goes to DIR/samples.png and DIR/samples.svg.");
+  return desc;
+}
+
+int plot_command(const po::variables_map& vm) {
+  const std::string dir = vm["dir"].as<std::string>();
+  if (!fs::is_regular_file(fs::path(dir) / "samples.csv"))
+    throw UsageError(dir +
+                     "/samples.csv does not exist (write it with 'warpreg run --sample "
+                     "CYCLES --out " +
+                     dir + "')");
+  const std::string command = shell_quote(python()) + " " +
+                              shell_quote(WARPREG_SOURCE_DIR "/scripts/plot_samples.py") + " " +
+                              shell_quote(dir);
+  const int rc = std::system(command.c_str());
+  if (rc == -1 || !WIFEXITED(rc) || WEXITSTATUS(rc) != 0) {
+    print_error("plotting failed (the script's message is above): " + command);
+    return kExitFailed;
+  }
+  return kExitOk;
+}
 
 po::options_description experiment_options() {
   po::options_description desc("Options of 'warpreg experiment'", kHelpWidth, kHelpWidth / 2);

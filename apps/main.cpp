@@ -1,5 +1,7 @@
 // warpreg: the command-line program. Parses the subcommand, maps every error to a
 // message and an exit code (apps/cli.h); the commands live in commands.cpp and bench.cpp.
+#include <unistd.h>
+
 #include <cstdlib>
 #include <iostream>
 #include <string>
@@ -152,8 +154,28 @@ std::string workload_name(const po::variables_map& vm) {
   return vm.count("workload") ? vm["workload"].as<std::string>() : "synthetic";
 }
 
+namespace {
+std::string& invocation_text() {
+  static std::string text;
+  return text;
+}
+}  // namespace
+
+const std::string& invocation() { return invocation_text(); }
+
+nlohmann::json provenance(double wall_seconds) {
+  char host[256] = {};
+  if (gethostname(host, sizeof host - 1) != 0) host[0] = '\0';
+  return {{"version", WARPREG_VERSION},
+          {"revision", WARPREG_REVISION},
+          {"command", invocation()},
+          {"host", host},
+          {"wall_time_s", wall_seconds}};
+}
+
 int main_entry(int argc, char* argv[]) {
   std::string command;
+  for (int i = 0; i < argc; ++i) invocation_text() += std::string(i ? " " : "") + argv[i];
   try {
     return dispatch(argc, argv, command);
   } catch (const UsageError& e) {

@@ -45,6 +45,8 @@ void flatten(const json& node, const std::string& key, std::ostringstream& out) 
     for (const auto& [k, v] : node.items()) flatten(v, key.empty() ? k : key + '.' + k, out);
   } else if (node.is_array()) {
     for (size_t i = 0; i < node.size(); ++i) flatten(node[i], key + '.' + std::to_string(i), out);
+  } else if (node.is_string()) {
+    out << csv_field(key) << ',' << csv_field(node.get<std::string>()) << '\n';
   } else if (node.is_boolean()) {
     out << csv_field(key) << ',' << (node.get<bool>() ? 1 : 0) << '\n';
   } else if (node.is_number()) {
@@ -121,11 +123,6 @@ double stat_number(const json& stats, const std::vector<std::string>& names, dou
 std::string stats_csv(const json& stats) {
   std::ostringstream out;
   out << "metric,value\n";
-  for (const char* key : {"preset", "workload", "status"}) {
-    if (const json* v = find_stat(stats, key); v && v->is_string()) {
-      out << key << ',' << csv_field(v->get<std::string>()) << '\n';
-    }
-  }
   flatten(stats, "", out);
   return out.str();
 }

@@ -121,6 +121,7 @@ class LtrfStage : public OperandStage,
   const StatSet* statistics() const override { return &stats_; }
   nlohmann::json stats(uint64_t end_cycle) override;
   nlohmann::json describe() const override;
+  const power::EnergyAccount* energy_account() const override { return &energy_; }
 
   /// The controller; nullptr in mode direct.
   const LtrfCore* core() const { return core_.get(); }

@@ -80,6 +80,22 @@ uint32_t RfvStage::subarray_index(uint32_t phys) const {
          table_.core().subarray_of(phys);
 }
 
+void RfvStage::add_signals(Waveform& wave) {
+  const RenamingConfig& r = table_.core().config();
+  const std::string prefix = name() + std::string(".");
+  for (uint32_t b = 0; b < r.rf_banks; ++b)
+    for (uint32_t s = 0; s < r.subarrays_per_bank(); ++s) {
+      const size_t index = size_t(b) * r.subarrays_per_bank() + s;
+      wave.add(
+          prefix + "bank" + std::to_string(b) + "_subarray" + std::to_string(s) + "_power", 3,
+          [this, index](uint64_t) {
+            return static_cast<uint32_t>(subarray_on_[index] ? WaveState::On : WaveState::Gated);
+          });
+    }
+  wave.add(prefix + "free_physical_registers", 16,
+           [this](uint64_t) { return table_.core().free_registers(); });
+}
+
 void RfvStage::set_subarray_power(uint32_t bank, uint32_t subarray, power::PowerState state,
                                   uint64_t cycle) {
   // Sub-array s of bank b holds the bank's entries [s x E, (s + 1) x E); entry e of

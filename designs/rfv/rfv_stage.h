@@ -16,6 +16,7 @@
 #include "common/cycle_clock.h"
 #include "common/param_set.h"
 #include "common/stat_set.h"
+#include "common/waveform.h"
 #include "designs/rfv/rfv_program.h"
 #include "modules/interfaces/issue_hook.h"
 #include "modules/interfaces/operand_stage.h"
@@ -122,7 +123,7 @@ struct RfvStats : StatSet {
                                    "The stage's own storage: the register balance counters."};
 };
 
-class RfvStage : public OperandStage, public IssueHook, public ReportingBlock {
+class RfvStage : public OperandStage, public IssueHook, public ReportingBlock, public TracedBlock {
  public:
   /// Throws ConfigError when the kernel has no static code (release flags need it)
   /// or does not fit the renaming table.
@@ -148,8 +149,11 @@ class RfvStage : public OperandStage, public IssueHook, public ReportingBlock {
   const StatSet* statistics() const override { return &stats_; }
   nlohmann::json stats(uint64_t end_cycle) override;
   nlohmann::json describe() const override;
+  const power::EnergyAccount* energy_account() const override { return &energy_; }
 
   const RenamingTableModule& renaming_table() const { return table_; }
+  /// Waveform: every sub-array's power state (ON or GATED) and the free physical registers.
+  void add_signals(Waveform& wave) override;
   /// The release flag cache; nullptr with hardware-only renaming (no pir to cache).
   const ReleaseFlagCacheModule* release_flag_cache() const { return flag_cache_.get(); }
   const RfvProgram& program() const { return compiled_.program; }

@@ -116,6 +116,7 @@ class WcStage : public OperandStage,
   const StatSet* statistics() const override { return &stats_; }
   nlohmann::json stats(uint64_t end_cycle) override;
   nlohmann::json describe() const override;
+  const power::EnergyAccount* energy_account() const override { return &energy_; }
 
   /// Never holds a warp: the stage only counts issued instructions, the denominator
   /// of the dummy-MOV share (Figure 11) and of the divergent share (Figure 3).

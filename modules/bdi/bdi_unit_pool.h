@@ -121,6 +121,7 @@ class BdiUnitPool : public sc_core::sc_module, public ReportingBlock {
   const StatSet* statistics() const override { return &stats_; }
   nlohmann::json stats(uint64_t end_cycle) override;
   nlohmann::json describe() const override;
+  const power::EnergyAccount* energy_account() const override { return &energy_; }
 
  protected:
   /// Throws TechError naming the block when the technology lacks its coefficients.

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "common/stat_set.h"
+#include "power/energy.h"
 
 namespace warpreg {
 
@@ -25,6 +26,9 @@ class ReportingBlock {
   /// {"storage_bits": {STRUCTURE: bits}, "ports": {...}, "latency_cycles": {...},
   ///  "parameters": {...}, "energy": {...}}
   virtual nlohmann::json describe() const = 0;
+  /// The block's energy account while it runs (time series read its dynamic energy);
+  /// nullptr for a block without one.
+  virtual const power::EnergyAccount* energy_account() const { return nullptr; }
 };
 
 }  // namespace warpreg

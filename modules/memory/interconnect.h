@@ -39,6 +39,7 @@ class Interconnect : public sc_core::sc_module, public ReportingBlock {
   /// `end_cycle` in the interconnect's clock.
   nlohmann::json stats(uint64_t end_cycle) override;
   nlohmann::json describe() const override;
+  const power::EnergyAccount* energy_account() const override { return &energy_; }
 
  private:
   void b_transport(int port, tlm::tlm_generic_payload& payload, sc_core::sc_time& delay);

@@ -41,6 +41,7 @@ class L1Cache : public sc_core::sc_module, public ReportingBlock {
   /// `end_cycle` in this cache's clock (cycle_not_before(clock(), end time)).
   nlohmann::json stats(uint64_t end_cycle) override;
   nlohmann::json describe() const override;
+  const power::EnergyAccount* energy_account() const override { return &energy_; }
 
  private:
   void b_transport(tlm::tlm_generic_payload& payload, sc_core::sc_time& delay);

@@ -42,6 +42,7 @@ class L2Slice : public sc_core::sc_module, public ReportingBlock {
   /// `end_cycle` in this slice's clock.
   nlohmann::json stats(uint64_t end_cycle) override;
   nlohmann::json describe() const override;
+  const power::EnergyAccount* energy_account() const override { return &energy_; }
 
  private:
   void b_transport(tlm::tlm_generic_payload& payload, sc_core::sc_time& delay);

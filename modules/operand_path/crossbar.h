@@ -19,6 +19,7 @@ class Crossbar : public OperandStage, public ReportingBlock {
   const StatSet* statistics() const override { return &stats_; }
   nlohmann::json stats(uint64_t end_cycle) override;
   nlohmann::json describe() const override;
+  const power::EnergyAccount* energy_account() const override { return &energy_; }
 
  protected:
   void b_transport(tlm::tlm_generic_payload& payload, sc_core::sc_time& delay) override;

@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "common/errors.h"
+#include "common/log.h"
 #include "common/params.h"
 #include "modules/interfaces/rf_access.h"
 #include "power/power_params.h"
@@ -90,6 +91,7 @@ RegisterFileModule::RegisterFileModule(sc_core::sc_module_name name, const Param
                                  power::PowerState::On, mw);
   cell_on_mw_ = on_mw / (double(c.entries_per_bank) * c.lane_slices);
   socket.register_b_transport(this, &RegisterFileModule::b_transport);
+  log_verbosity_ = LogLevels::of(this->name());
 }
 
 void RegisterFileModule::note_activity(uint32_t bank, uint64_t cycle) {
@@ -118,32 +120,59 @@ void RegisterFileModule::b_transport(tlm::tlm_generic_payload& payload, sc_core:
   }
   energy_.count(arbiter_requests_);
   if (!activity_.empty()) note_activity(bank, g.grant_cycle);
+  if (log_verbosity_ >= sc_core::SC_DEBUG)
+    log_message(name(), sc_core::SC_DEBUG,
+                std::string(a.kind == RfAccessKind::Read ? "read" : "write") + " warp " +
+                    std::to_string(a.warp_slot) + " r" + std::to_string(a.arch_reg) +
+                    " (physical " + std::to_string(a.phys_reg) + ", bank " + std::to_string(bank) +
+                    ") at cycle " + std::to_string(cycle) + ", granted " +
+                    std::to_string(g.grant_cycle) + ", ready " + std::to_string(g.ready_cycle));
   clock_.complete_at(delay, g.ready_cycle);
 }
 
-void RegisterFileModule::enable_trace(sc_core::sc_trace_file* file) {
-  const uint32_t banks = core_.config().banks;
-  activity_.assign(size_t(kTraceWindow) * banks, 0);
-  for (uint32_t b = 0; b < banks; ++b) {
-    const std::string n = "bank" + std::to_string(b);
-    activity_signals_.push_back(
-        std::make_unique<sc_core::sc_signal<uint32_t>>((n + "_accesses").c_str()));
-    power_signals_.push_back(
-        std::make_unique<sc_core::sc_signal<uint32_t>>((n + "_power").c_str()));
-    sc_core::sc_trace(file, *activity_signals_.back(), name() + std::string(".") + n + "_accesses");
-    sc_core::sc_trace(file, *power_signals_.back(), name() + std::string(".") + n + "_power");
+void RegisterFileModule::add_signals(Waveform& wave) {
+  const RegFileConfig& c = core_.config();
+  activity_.assign(size_t(kTraceWindow) * c.banks, 0);
+  const std::string prefix = name() + std::string(".");
+  for (uint32_t b = 0; b < c.banks; ++b) {
+    const std::string bank = prefix + "bank" + std::to_string(b);
+    wave.add(bank + "_accesses", 8, [this, b](uint64_t cycle) {
+      uint8_t& count = activity_[(cycle % kTraceWindow) * core_.config().banks + b];
+      const uint32_t value = count;
+      count = 0;
+      return value;
+    });
+    if (c.lane_slices == 1) {
+      wave.add(bank + "_power", 3,
+               [this, b](uint64_t) { return static_cast<uint32_t>(column_state(b, 0)); });
+    } else {
+      for (uint32_t s = 0; s < c.lane_slices; ++s)
+        wave.add(bank + "_slice" + std::to_string(s) + "_power", 3,
+                 [this, b, s](uint64_t) { return static_cast<uint32_t>(column_state(b, s)); });
+    }
+    wave.add(bank + "_cells_not_on", 32, [this, b](uint64_t) {
+      uint32_t cells = 0;
+      for (uint32_t s = 0; s < core_.config().lane_slices; ++s)
+        for (unsigned k = 1; k < power::kPowerStateCount; ++k)
+          cells += power_map_.column_cells(b, s, static_cast<power::PowerState>(k));
+      return cells;
+    });
   }
+  wave.add(prefix + "cells_not_on", 32,
+           [this](uint64_t) { return static_cast<uint32_t>(power_map_.cells_in_low_power()); });
 }
 
-void RegisterFileModule::trace_cycle(uint64_t cycle) {
-  const uint32_t banks = core_.config().banks;
-  uint8_t* row = &activity_[(cycle % kTraceWindow) * banks];
-  for (uint32_t b = 0; b < banks; ++b) {
-    activity_signals_[b]->write(row[b]);
-    row[b] = 0;
-    // The baseline never changes a bank's power state: all banks stay ON (0).
-    power_signals_[b]->write(static_cast<uint32_t>(power::PowerState::On));
+WaveState RegisterFileModule::column_state(uint32_t bank, uint32_t slice) const {
+  for (unsigned k = 0; k < power::kPowerStateCount; ++k) {
+    const auto state = static_cast<power::PowerState>(k);
+    const uint32_t in_state = power_map_.column_cells(bank, slice, state);
+    if (in_state == 0) continue;
+    for (unsigned other = k + 1; other < power::kPowerStateCount; ++other)
+      if (power_map_.column_cells(bank, slice, static_cast<power::PowerState>(other)) != 0)
+        return WaveState::Mixed;
+    return static_cast<WaveState>(k);
   }
+  return WaveState::On;
 }
 
 nlohmann::json RegisterFileModule::stats(uint64_t end_cycle) {

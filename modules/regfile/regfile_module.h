@@ -12,6 +12,7 @@
 #include "common/cycle_clock.h"
 #include "common/param_set.h"
 #include "common/stat_set.h"
+#include "common/waveform.h"
 #include "modules/interfaces/reporting_block.h"
 #include "modules/regfile/regfile_core.h"
 #include "modules/regfile/regfile_technology.h"
@@ -95,7 +96,7 @@ struct RegFileStats : StatSet {
       "residency.cells."};
 };
 
-class RegisterFileModule : public sc_core::sc_module, public ReportingBlock {
+class RegisterFileModule : public sc_core::sc_module, public ReportingBlock, public TracedBlock {
  public:
   tlm_utils::simple_target_socket<RegisterFileModule> socket;
 
@@ -120,10 +121,12 @@ class RegisterFileModule : public sc_core::sc_module, public ReportingBlock {
   StoragePower& storage_power() { return power_map_; }
   const StoragePowerMap& power_map() const { return power_map_; }
 
-  /// Waveform: per bank, accesses granted in the traced cycle, and the bank power state.
-  void enable_trace(sc_core::sc_trace_file* file);
-  /// Publishes the trace signals for `cycle` (called once per cycle while tracing).
-  void trace_cycle(uint64_t cycle);
+  const power::EnergyAccount* energy_account() const override { return &energy_; }
+
+  /// Waveform: per bank, accesses granted in the cycle; per bank (per bank and lane
+  /// slice when the file has several) the cells' power state as the designs' controllers
+  /// set it (WaveState codes); per bank and in all, the cells not ON.
+  void add_signals(Waveform& wave) override;
 
  private:
   void b_transport(tlm::tlm_generic_payload& payload, sc_core::sc_time& delay);
@@ -138,12 +141,14 @@ class RegisterFileModule : public sc_core::sc_module, public ReportingBlock {
   StoragePowerMap power_map_;
   RegFileStats stats_;
   std::optional<power::EnergyAccount::GroupId> cells_;  ///< once a controller is registered
-  double cell_on_mw_ = 0;      ///< leakage of one ON cell (one lane slice of one entry)
+  double cell_on_mw_ = 0;  ///< leakage of one ON cell (one lane slice of one entry)
+  int log_verbosity_;      ///< --log regfile=LEVEL: debug shows every access
+
+  /// The state of bank `bank`'s slice `slice` (all its cells', or Mixed).
+  WaveState column_state(uint32_t bank, uint32_t slice) const;
 
   static constexpr uint32_t kTraceWindow = 64;  ///< cycles ahead a grant may be traced
   std::vector<uint8_t> activity_;               ///< per (cycle mod window, bank): grants
-  std::vector<std::unique_ptr<sc_core::sc_signal<uint32_t>>> activity_signals_;
-  std::vector<std::unique_ptr<sc_core::sc_signal<uint32_t>>> power_signals_;
 };
 
 }  // namespace warpreg

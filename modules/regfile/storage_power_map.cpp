@@ -14,6 +14,10 @@ StoragePowerMap::StoragePowerMap(uint32_t registers, uint32_t slices, uint32_t b
   state_.assign(registers, static_cast<uint8_t>(PowerState::On));
   fraction_.assign(registers, 1.0);
   since_.assign(registers, 0);
+  column_counts_.assign(size_t(banks) * slices * power::kPowerStateCount, 0);
+  for (uint32_t phys = 0; phys < registers; ++phys)
+    ++column_counts_[size_t(phys % banks) * slices * power::kPowerStateCount +
+                     static_cast<unsigned>(PowerState::On)];
 }
 
 StoragePower::Controller StoragePowerMap::add_controller(const std::string& name,
@@ -53,6 +57,14 @@ void StoragePowerMap::update(uint32_t unit, uint32_t phys, uint32_t slice, uint6
     on_cycles_ += fraction_[unit] * double(dt) * weight;
     since_[unit] = cycle;
   }
+  const size_t counts =
+      size_t((phys % banks_) * slices_ + (per_slice_ ? slice : 0)) * power::kPowerStateCount;
+  --column_counts_[counts + state_[unit]];
+  ++column_counts_[counts + state];
+  const uint32_t weight = per_slice_ ? 1 : slices_;
+  const auto on = static_cast<uint8_t>(PowerState::On);
+  if (state_[unit] == on && state != on) low_power_cells_ += weight;
+  if (state_[unit] != on && state == on) low_power_cells_ -= weight;
   state_[unit] = state;
   fraction_[unit] = best;
 }
@@ -87,6 +99,12 @@ void StoragePowerMap::split_slices() {
   state_ = std::move(state);
   fraction_ = std::move(fraction);
   since_ = std::move(since);
+  // Every slice of a bank now counts what slice 0 counted for whole registers.
+  for (uint32_t bank = 0; bank < banks_; ++bank)
+    for (uint32_t s = 1; s < slices_; ++s)
+      for (unsigned k = 0; k < power::kPowerStateCount; ++k)
+        column_counts_[(size_t(bank) * slices_ + s) * power::kPowerStateCount + k] =
+            column_counts_[size_t(bank) * slices_ * power::kPowerStateCount + k];
   per_slice_ = true;
 }
 

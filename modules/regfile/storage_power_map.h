@@ -21,8 +21,8 @@ class StoragePowerMap final : public StoragePower {
 
   Controller add_controller(const std::string& name, const Fractions& fractions,
                             power::PowerState initial) override;
-  void set_registers(Controller controller, uint32_t first, uint32_t count,
-                     power::PowerState state, uint64_t cycle) override;
+  void set_registers(Controller controller, uint32_t first, uint32_t count, power::PowerState state,
+                     uint64_t cycle) override;
   void set_bank(Controller controller, uint32_t bank, uint32_t slices, power::PowerState state,
                 uint64_t cycle) override;
 
@@ -40,6 +40,17 @@ class StoragePowerMap final : public StoragePower {
   /// The state of one cell now (for waveforms and tests).
   power::PowerState state_of(uint32_t phys, uint32_t slice) const;
   uint32_t cells() const { return registers_ * slices_; }
+  /// Registers of bank `bank` whose lane slice `slice` is in `state` now: kept at every
+  /// change, for waveforms and samples.
+  uint32_t column_cells(uint32_t bank, uint32_t slice, power::PowerState state) const {
+    return column_counts_[(size_t(bank) * slices_ + (per_slice_ ? slice : 0)) *
+                              power::kPowerStateCount +
+                          static_cast<unsigned>(state)];
+  }
+  /// Cells (register x lane slice) not ON now.
+  uint64_t cells_in_low_power() const { return low_power_cells_; }
+  uint32_t banks() const { return banks_; }
+  uint32_t slices() const { return slices_; }
 
  private:
   struct ControllerState {
@@ -58,10 +69,13 @@ class StoragePowerMap final : public StoragePower {
   bool per_slice_ = false;
   std::vector<ControllerState> controllers_;
   std::vector<std::string> names_;
-  std::vector<uint8_t> state_;      ///< per unit
-  std::vector<double> fraction_;    ///< per unit: leakage fraction now
-  std::vector<uint64_t> since_;     ///< per unit: cycle of its last change
+  std::vector<uint8_t> state_;    ///< per unit
+  std::vector<double> fraction_;  ///< per unit: leakage fraction now
+  std::vector<uint64_t> since_;   ///< per unit: cycle of its last change
   std::array<uint64_t, power::kPowerStateCount> state_cycles_{};
+  /// Per bank x slice (slice 0 only until slices split) x state: units in that state.
+  std::vector<uint32_t> column_counts_;
+  uint64_t low_power_cells_ = 0;
   double on_cycles_ = 0;
 };
 

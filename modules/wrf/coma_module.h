@@ -90,6 +90,7 @@ class ComaModule : public OperandStage, public ReportingBlock {
   bool wants_collector_wakes() const override { return true; }
   nlohmann::json stats(uint64_t end_cycle) override;
   nlohmann::json describe() const override;
+  const power::EnergyAccount* energy_account() const override { return &energy_; }
 
  protected:
   void b_transport(tlm::tlm_generic_payload& payload, sc_core::sc_time& delay) override;

@@ -75,12 +75,15 @@ TricModule::TricModule(sc_core::sc_module_name name, const DesignContext& contex
   fractions.of[static_cast<unsigned>(power::PowerState::Gated)] = off_fraction;
   controller_ = storage_.add_controller(block, fractions, power::PowerState::Off);
   entry_state_.assign(core_.config().registers, RegPower::Off);
+  entries_in_[static_cast<unsigned>(RegPower::Off)] = core_.config().registers;
   entry_since_.assign(core_.config().registers, 0);
 }
 
 void TricModule::transition(uint32_t reg, RegPower from, RegPower to, uint64_t cycle) {
   storage_.set_registers(controller_, reg, 1, power_state(to), cycle);
   entry_cycles_[static_cast<unsigned>(entry_state_[reg])] += cycle - entry_since_[reg];
+  --entries_in_[static_cast<unsigned>(entry_state_[reg])];
+  ++entries_in_[static_cast<unsigned>(to)];
   entry_state_[reg] = to;
   entry_since_[reg] = cycle;
   if (to == RegPower::On)
@@ -89,6 +92,19 @@ void TricModule::transition(uint32_t reg, RegPower from, RegPower to, uint64_t c
     energy_.count(sleep_event_);
   else if (from == RegPower::Off)
     energy_.count(launch_event_);
+}
+
+void TricModule::add_signals(Waveform& wave) {
+  const std::string prefix = name() + std::string(".");
+  for (const RegPower state : {RegPower::On, RegPower::Drowsy, RegPower::Off})
+    wave.add(prefix + "entries_" + to_string(state), 16,
+             [this, state](uint64_t) { return entries_in_[static_cast<unsigned>(state)]; });
+  wave.add(prefix + "wakeups", 16, [this](uint64_t) {
+    const uint64_t wakeups = energy_.events(wakeup_event_);
+    const auto in_cycle = static_cast<uint32_t>(wakeups - traced_wakeups_);
+    traced_wakeups_ = wakeups;
+    return in_cycle;
+  });
 }
 
 void TricModule::b_transport(tlm::tlm_generic_payload& payload, sc_core::sc_time& delay) {

@@ -16,6 +16,7 @@
 #include "common/cycle_clock.h"
 #include "common/param_set.h"
 #include "common/stat_set.h"
+#include "common/waveform.h"
 #include "modules/interfaces/design_context.h"
 #include "modules/interfaces/operand_stage.h"
 #include "modules/interfaces/reporting_block.h"
@@ -113,7 +114,10 @@ struct TricStats : StatSet {
       "(r x dynamic_saving + leakage_saving) / (r + 1) for r = 2, 5, 8: seed 002 §6.4's totals."};
 };
 
-class TricModule : public OperandStage, public ReportingBlock, private TransitionSink {
+class TricModule : public OperandStage,
+                   public ReportingBlock,
+                   public TracedBlock,
+                   private TransitionSink {
  public:
   /// Throws ConfigError when the parameters describe no valid TRIC, TechError when the
   /// technology table lacks a coefficient it needs.
@@ -130,6 +134,9 @@ class TricModule : public OperandStage, public ReportingBlock, private Transitio
   bool wants_collector_wakes() const override { return true; }
   nlohmann::json stats(uint64_t end_cycle) override;
   nlohmann::json describe() const override;
+  /// Waveform: register entries ON, DROWSY and OFF, and wake-ups in the cycle.
+  void add_signals(Waveform& wave) override;
+  const power::EnergyAccount* energy_account() const override { return &energy_; }
 
  protected:
   void b_transport(tlm::tlm_generic_payload& payload, sc_core::sc_time& delay) override;
@@ -153,6 +160,8 @@ class TricModule : public OperandStage, public ReportingBlock, private Transitio
   /// come in cycle order): state and cycle of the latest change, and entry-cycles per
   /// state up to those.
   std::vector<RegPower> entry_state_;
+  uint32_t entries_in_[3] = {};  ///< entries in each RegPower state now (waveforms)
+  uint64_t traced_wakeups_ = 0;  ///< wake-ups up to the last traced cycle
   std::vector<uint64_t> entry_since_;
   uint64_t entry_cycles_[3] = {};
   TricStats stats_;

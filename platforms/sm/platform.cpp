@@ -3,9 +3,11 @@
 #include <algorithm>
 #include <vector>
 
+#include "common/waveform.h"
 #include "designs/design_registry.h"
 #include "modules/operand_path/crossbar.h"
 #include "modules/regfile/regfile_module.h"
+#include "platforms/sm/sampler.h"
 #include "platforms/sm/sm_module.h"
 #include "platforms/sm/sm_params.h"
 #include "power/energy.h"
@@ -59,10 +61,7 @@ class SmPlatformImpl {
     check_register_file_fits();
     sm_.set_progress(settings_.progress);
     if (!settings_.vcd_path.empty()) open_waveform();
-  }
-
-  ~SmPlatformImpl() {
-    if (vcd_) sc_core::sc_close_vcd_trace_file(vcd_);
+    if (!settings_.samples_path.empty()) open_samples();
   }
 
   nlohmann::json run() {
@@ -70,6 +69,10 @@ class SmPlatformImpl {
     const SmCore& core = sm_.core();
     const SmCore::Counters& c = core.counters();
     const uint64_t cycles = sm_.end_cycle();
+    if (sampler_) sampler_->finish(cycles);
+    // pJ per ns is mW; stats.json gives W.
+    const double run_ns = double(cycles) * clock_.ns_per_cycle();
+    const auto watts = [run_ns](double pj) { return run_ns > 0 ? pj / run_ns * 1e-3 : 0.0; };
     nlohmann::json stats;
     stats["schema_version"] = 1;
     stats["preset"] = params_.preset();
@@ -123,6 +126,7 @@ class SmPlatformImpl {
       // The register file proper: the banks and every design stage, without the
       // operand collectors (sm) and the crossbar's wires.
       if (b != &sm_ && b != &crossbar_) register_file += d + l;
+      j["average_power_w"] = watts(d + l);
       blocks[b->block_name()] = std::move(j);
     }
     stats["blocks"] = std::move(blocks);
@@ -130,6 +134,10 @@ class SmPlatformImpl {
                           {"leakage", leakage},
                           {"total", dynamic + leakage},
                           {"register_file", register_file}};
+    stats["average_power_w"] = {{"dynamic", watts(dynamic)},
+                                {"leakage", watts(leakage)},
+                                {"total", watts(dynamic + leakage)},
+                                {"register_file", watts(register_file)}};
     stats["technology"] = tech_.name();
     stats["params"] = params_.to_json();
     return stats;
@@ -207,19 +215,21 @@ class SmPlatformImpl {
   }
 
   void open_waveform() {
-    std::string base = settings_.vcd_path;
-    if (base.size() > 4 && base.compare(base.size() - 4, 4, ".vcd") == 0)
-      base.resize(base.size() - 4);
-    // SystemC reports the timescale as an info message; a waveform needs no announcement.
-    const sc_core::sc_actions info =
-        sc_core::sc_report_handler::set_actions(sc_core::SC_INFO, sc_core::SC_DO_NOTHING);
-    vcd_ = sc_core::sc_create_vcd_trace_file(base.c_str());
-    if (!vcd_) throw ConfigError("cannot create waveform file " + settings_.vcd_path);
-    // VCD timescales must be powers of ten: the waveform is in ps; one cycle is one period.
-    vcd_->set_time_unit(1, sc_core::SC_PS);
-    sc_core::sc_report_handler::set_actions(sc_core::SC_INFO, info);
-    regfile_.enable_trace(vcd_);
-    sm_.set_cycle_hook([this](uint64_t cycle) { regfile_.trace_cycle(cycle); });
+    wave_ = std::make_unique<Waveform>(settings_.vcd_path);
+    if (settings_.trace_signals) sm_.add_signals(*wave_);
+    regfile_.add_signals(*wave_);
+    for (ReportingBlock* b : blocks_)
+      if (auto* traced = dynamic_cast<TracedBlock*>(b); traced && b != &regfile_ && b != &sm_)
+        traced->add_signals(*wave_);
+    sm_.set_cycle_hook([this](uint64_t cycle) { wave_->sample(cycle); });
+  }
+
+  void open_samples() {
+    std::vector<const ReportingBlock*> blocks(blocks_.begin(), blocks_.end());
+    sampler_ =
+        std::make_unique<Sampler>(settings_.samples_path, settings_.sample_cycles,
+                                  clock_.ns_per_cycle(), sm_.core(), regfile_, std::move(blocks));
+    sm_.set_step_observer([this](uint64_t now) { sampler_->observe(now); });
   }
 
   Params params_;
@@ -237,7 +247,8 @@ class SmPlatformImpl {
   std::vector<ReportingBlock*> blocks_;
   MachineShape machine_;
   std::string workload_description_;
-  sc_core::sc_trace_file* vcd_ = nullptr;
+  std::unique_ptr<Waveform> wave_;
+  std::unique_ptr<Sampler> sampler_;
 };
 
 SmPlatform::SmPlatform(const Params& params, std::unique_ptr<Workload> workload,

@@ -23,8 +23,11 @@ namespace warpreg {
 using OperandStages = std::vector<std::unique_ptr<OperandStage>>;
 
 struct RunSettings {
-  std::string vcd_path;   ///< write a waveform of bank activity and power states when set
-  bool progress = false;  ///< print a progress line on stderr (runs longer than a few seconds)
+  std::string vcd_path;        ///< write a waveform of bank activity and power states when set
+  bool trace_signals = false;  ///< the waveform also shows the SM's warp/scheduler signals
+  std::string samples_path;    ///< write a time series (samples.csv) when set
+  uint64_t sample_cycles = 0;  ///< its interval
+  bool progress = false;       ///< print a progress line on stderr (runs longer than a few seconds)
   /// Builds extra operand-path stages, inserted in order after the designs' own
   /// stages and before the banks: a hook for experiments and test benches. A stage
   /// that is also a ReportingBlock appears in stats.json's blocks.

@@ -535,6 +535,18 @@ uint64_t SmCore::next_event_cycle(uint64_t now) const {
   return next;
 }
 
+SmCore::Activity SmCore::activity() const {
+  Activity a;
+  for (const Warp& w : warps_) {
+    if (w.state == WarpState::Empty) continue;
+    ++a.resident_warps;
+    if (w.state == WarpState::AtBarrier) ++a.warps_at_barrier;
+    a.instructions_in_flight += w.outstanding;
+  }
+  for (const Collector& c : collectors_) a.busy_collectors += c.busy ? 1 : 0;
+  return a;
+}
+
 std::string SmCore::warp_report(uint64_t now) const {
   std::ostringstream out;
   out << "cycle " << now << ", CTAs done " << ctas_done_ << " of " << kernel_.ctas

@@ -110,6 +110,16 @@ class SmCore {
   };
   const Counters& counters() const { return counters_; }
 
+  /// The SM's state now, for waveforms and time series (it scans the warp slots and
+  /// collectors: not for the hot path).
+  struct Activity {
+    uint32_t resident_warps = 0;
+    uint32_t warps_at_barrier = 0;
+    uint32_t instructions_in_flight = 0;
+    uint32_t busy_collectors = 0;
+  };
+  Activity activity() const;
+
  private:
   enum class WarpState : uint8_t { Empty, Running, AtBarrier, Exiting };
   struct Warp {

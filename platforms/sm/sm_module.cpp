@@ -2,6 +2,7 @@
 
 #include <cstdio>
 
+#include "common/log.h"
 #include "power/tech_scaling.h"
 
 namespace warpreg {
@@ -18,7 +19,8 @@ SmModule::SmModule(sc_core::sc_module_name name, const SmConfig& config, Workloa
       quantum_(quantum_cycles),
       max_cycles_(max_cycles),
       energy_("collectors", clock.ns_per_cycle()),
-      collector_units_(config.collectors[0] + config.collectors[1] + config.collectors[2]) {
+      collector_units_(config.collectors[0] + config.collectors[1] + config.collectors[2]),
+      log_verbosity_(LogLevels::of(this->name())) {
   buffer_writes_ =
       energy_.add_event("operand_writes", "operands written into collector buffers (128 B each)",
                         power::scaled(tech, "collector_write", "access_bytes", kWarpRegisterBytes));
@@ -30,6 +32,12 @@ SmModule::SmModule(sc_core::sc_module_name name, const SmConfig& config, Workloa
 }
 
 uint64_t SmModule::access(RfTransaction& txn, uint64_t cycle) {
+  // Each operand read fills a collector buffer and leaves it at dispatch; counted here
+  // so that time series see the collectors' energy as it is spent.
+  if (txn.access().kind == RfAccessKind::Read) {
+    energy_.count(buffer_writes_);
+    energy_.count(buffer_reads_);
+  }
   sc_core::sc_time delay = clock_.cycles(cycle - synced_cycle_);
   rf_socket->b_transport(txn.payload(), delay);
   if (txn.payload().is_response_error())
@@ -58,11 +66,35 @@ void SmModule::report_progress(uint64_t now, bool final) {
       static_cast<unsigned long long>(c.ctas_launched), core_.kernel().ctas, final ? "\n" : "");
 }
 
+void SmModule::add_signals(Waveform& wave) {
+  const std::string prefix = "sm.";
+  wave.add(prefix + "issued", 8, [this](uint64_t) {
+    const uint64_t issued = core_.counters().warp_instructions;
+    const auto in_cycle = static_cast<uint32_t>(issued - traced_instructions_);
+    traced_instructions_ = issued;
+    return in_cycle;
+  });
+  wave.add(prefix + "resident_warps", 8,
+           [this](uint64_t) { return core_.activity().resident_warps; });
+  wave.add(prefix + "warps_at_barrier", 8,
+           [this](uint64_t) { return core_.activity().warps_at_barrier; });
+  wave.add(prefix + "instructions_in_flight", 16,
+           [this](uint64_t) { return core_.activity().instructions_in_flight; });
+  wave.add(prefix + "busy_collectors", 8,
+           [this](uint64_t) { return core_.activity().busy_collectors; });
+}
+
 void SmModule::run() {
   started_ = last_progress_ = std::chrono::steady_clock::now();
   uint64_t now = 0;
   uint64_t steps = 0;
+  if (log_verbosity_ >= sc_core::SC_LOW)
+    log_message(name(), sc_core::SC_LOW,
+                "kernel " + core_.kernel().name + ": " + std::to_string(core_.kernel().ctas) +
+                    " CTAs, " + std::to_string(core_.occupancy().ctas) + " resident (" +
+                    core_.occupancy().limiter + " limits)");
   for (;;) {
+    if (step_observer_) step_observer_(now);
     const uint64_t next = core_.step(now);
     // The hook sees cycle `now` after every access of that cycle was made.
     if (cycle_hook_) cycle_hook_(now);
@@ -81,19 +113,34 @@ void SmModule::run() {
     }
     now = next;
     if (now - synced_cycle_ >= quantum_) advance_to(now);
-    if (progress_ && (++steps & 0xffff) == 0) report_progress(now, false);
+    if ((++steps & 0xffff) == 0) {
+      if (progress_) report_progress(now, false);
+      if (log_verbosity_ >= sc_core::SC_MEDIUM)
+        log_message(name(), sc_core::SC_MEDIUM,
+                    "cycle " + std::to_string(now) + ": " +
+                        std::to_string(core_.counters().warp_instructions) +
+                        " warp instructions, " + std::to_string(core_.counters().ctas_launched) +
+                        " CTAs launched");
+    }
   }
   if (core_.done()) now = core_.counters().last_cycle;
   end_cycle_ = now;
   advance_to(now);
+  if (log_verbosity_ >= sc_core::SC_LOW)
+    log_message(name(), sc_core::SC_LOW,
+                "finished at cycle " + std::to_string(now) + " after " +
+                    std::to_string(core_.counters().warp_instructions) + " warp instructions" +
+                    (core_.failed() ? " (" + core_.failure_kind() + ")" : std::string()));
   if (progress_ && std::chrono::steady_clock::now() - started_ >= std::chrono::seconds(2))
     report_progress(now, true);
 }
 
 nlohmann::json SmModule::stats(uint64_t end_cycle) {
   const SmCore::Counters& c = core_.counters();
-  energy_.count(buffer_writes_, c.operand_reads - energy_.events(buffer_writes_));
-  energy_.count(buffer_reads_, c.operand_reads - energy_.events(buffer_reads_));
+  // Reads the core counted but no access carried (none on the shipped platform).
+  for (const auto event : {buffer_writes_, buffer_reads_})
+    if (c.operand_reads > energy_.events(event))
+      energy_.count(event, c.operand_reads - energy_.events(event));
   energy_.finish(end_cycle);
   nlohmann::json j = energy_.to_json();
   j["storage_bits"] = uint64_t(collector_units_) * kMaxSrc * kWarpRegisterBytes * 8;

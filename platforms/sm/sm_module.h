@@ -10,6 +10,7 @@
 #include <tlm>
 
 #include "common/cycle_clock.h"
+#include "common/waveform.h"
 #include "modules/interfaces/reporting_block.h"
 #include "platforms/sm/sm_core.h"
 #include "power/energy.h"
@@ -25,7 +26,10 @@ struct CollectorStats : StatSet {
                                  "Instructions dispatched from collectors to execution units."};
 };
 
-class SmModule : public sc_core::sc_module, public OperandPort, public ReportingBlock {
+class SmModule : public sc_core::sc_module,
+                 public OperandPort,
+                 public ReportingBlock,
+                 public TracedBlock {
  public:
   tlm_utils::simple_initiator_socket<SmModule> rf_socket;
 
@@ -44,7 +48,15 @@ class SmModule : public sc_core::sc_module, public OperandPort, public Reporting
     cycle_hook_ = std::move(hook);
     quantum_ = 1;
   }
+  /// Called before every step of the core with the cycle about to run (nothing changes
+  /// between steps), without forcing a quantum: for time series.
+  void set_step_observer(std::function<void(uint64_t)> observer) {
+    step_observer_ = std::move(observer);
+  }
   void set_progress(bool on) { progress_ = on; }
+  /// Warp and scheduler signals (--trace-signals): instructions issued in the cycle,
+  /// resident warps, warps at a barrier, instructions in flight, busy collectors.
+  void add_signals(Waveform& wave) override;
 
   uint64_t access(RfTransaction& txn, uint64_t cycle) override;
 
@@ -52,6 +64,7 @@ class SmModule : public sc_core::sc_module, public OperandPort, public Reporting
   const StatSet* statistics() const override { return &stats_; }
   nlohmann::json stats(uint64_t end_cycle) override;
   nlohmann::json describe() const override;
+  const power::EnergyAccount* energy_account() const override { return &energy_; }
 
  private:
   void run();
@@ -67,12 +80,15 @@ class SmModule : public sc_core::sc_module, public OperandPort, public Reporting
   bool hit_max_cycles_ = false;
   bool progress_ = false;
   std::function<void(uint64_t)> cycle_hook_;
+  std::function<void(uint64_t)> step_observer_;
+  uint64_t traced_instructions_ = 0;  ///< warp instructions up to the last traced cycle
   std::chrono::steady_clock::time_point started_;
   std::chrono::steady_clock::time_point last_progress_;
   power::EnergyAccount energy_;
   power::EnergyAccount::EventId buffer_writes_, buffer_reads_;
   uint32_t collector_units_;
   CollectorStats stats_;
+  int log_verbosity_;  ///< --log sm=LEVEL (common/log.h)
 };
 
 }  // namespace warpreg

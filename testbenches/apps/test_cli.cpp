@@ -169,6 +169,22 @@ TEST_CASE("cli: run --out writes stats.json and stats.csv with the required fiel
   CHECK(contains(csv, "\nstatus,ok\n"));
   CHECK(contains(csv, "\ncycles," + stats["cycles"].dump() + "\n"));
   CHECK(contains(csv, "\nintegrity.mismatches,0\n"));
+  // Every scalar, strings too; the run's provenance; power beside energy.
+  CHECK(contains(csv, "\nkernel.name," + stats["kernel"]["name"].get<std::string>() + "\n"));
+  CHECK(contains(csv, "\noccupancy.limiter," + stats["occupancy"]["limiter"].get<std::string>()));
+  CHECK(contains(csv, "\ntechnology," + stats["technology"].get<std::string>() + "\n"));
+  const json& run = stats["run"];
+  CHECK(run["version"].is_string());
+  CHECK(run["revision"].is_string());
+  CHECK(contains(run["command"].get<std::string>(), "run --quiet"));
+  CHECK(run["host"].is_string());
+  CHECK(run["wall_time_s"].get<double>() >= 0);
+  CHECK(contains(csv, "\nrun.wall_time_s,"));
+  const double seconds =
+      stats["cycles"].get<double>() / stats["params"]["sim.clock_mhz"].get<double>() * 1e-6;
+  CHECK(stats["average_power_w"]["total"].get<double>() ==
+        Approx(energy["total"].get<double>() * 1e-12 / seconds));
+  for (const json& block : blocks) CHECK(block["average_power_w"].is_number());
 }
 
 TEST_CASE("cli: run prints a summary with cycles and energy", "[cli]") {

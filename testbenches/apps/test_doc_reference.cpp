@@ -45,8 +45,8 @@ namespace {
 
 // Fields every block may report without declaring them: its energy account's and its
 // storage (docs/power.md).
-const std::set<std::string> kEnergyFields = {"events", "dynamic_pj", "leakage_pj", "residency",
-                                             "storage_bits"};
+const std::set<std::string> kEnergyFields = {"events",    "dynamic_pj",   "leakage_pj",
+                                             "residency", "storage_bits", "average_power_w"};
 
 void check_declared(const std::string& preset, const std::string& workload,
                     const std::vector<std::string>& designs) {
