@@ -1,7 +1,11 @@
-// warpreg bench: simulation speed of the baseline platform on the synthetic
-// workload, set against the cheapest possible TLM-2.0 transaction (an empty
-// b_transport through simple sockets) measured in the same process and the same
-// sc_start, so that both numbers share the machine's state and the SystemC kernel.
+// warpreg bench: simulation speed of one configuration (a preset, designs, a workload),
+// set against the cheapest possible TLM-2.0 transaction (an empty b_transport through
+// simple sockets) measured in the same process and the same sc_start, so that both
+// numbers share the machine's state and the SystemC kernel. `--all` benches every
+// shipped preset, each beside a baseline run of the same workload: SystemC elaborates
+// once per process, so each configuration is a child process, run back to back with its
+// baseline so that both see the machine in the same state.
+#include <sys/resource.h>
 #include <tlm_utils/simple_initiator_socket.h>
 #include <tlm_utils/simple_target_socket.h>
 
@@ -14,6 +18,8 @@
 #include <tlm>
 
 #include "apps/cli.h"
+#include "apps/sweep/sweep_spec.h"
+#include "apps/sweep_commands.h"
 #include "platforms/sm/platform.h"
 #include "stimuli/driver/open_workload.h"
 
@@ -77,13 +83,103 @@ std::string fixed(double value, int decimals) {
   return buf;
 }
 
+double cpu_seconds() {
+  rusage usage{};
+  getrusage(RUSAGE_SELF, &usage);
+  return double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) +
+         1e-6 * double(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec);
+}
+
+double peak_rss_mib() {
+  rusage usage{};
+  getrusage(RUSAGE_SELF, &usage);
+  return double(usage.ru_maxrss) / 1024.0;  // Linux reports KiB
+}
+
+// One child `warpreg bench ... --json`; its JSON, or null with the failure in `error`.
+json bench_child(const std::string& args, std::string& error) {
+  const std::string command = sweep::shell_quote(self_binary()) + " bench --json " + args + " 2>&1";
+  FILE* pipe = popen(command.c_str(), "r");
+  if (!pipe) {
+    error = "cannot start: " + command;
+    return nullptr;
+  }
+  std::string out;
+  char buf[4096];
+  for (size_t n; (n = std::fread(buf, 1, sizeof buf, pipe)) > 0;) out.append(buf, n);
+  const int rc = pclose(pipe);
+  const size_t brace = out.find('{');
+  if (rc != 0 || brace == std::string::npos) {
+    error = command + " failed: " + out.substr(0, 400);
+    return nullptr;
+  }
+  try {
+    return json::parse(out.substr(brace));
+  } catch (const json::exception&) {
+    error = command + " printed no JSON: " + out.substr(0, 400);
+    return nullptr;
+  }
+}
+
+// --all: every shipped preset on each workload, each beside a baseline run.
+int bench_all(const std::vector<std::string>& workloads, const std::vector<std::string>& sets,
+              uint64_t calls, bool as_json) {
+  nlohmann::ordered_json rows = nlohmann::ordered_json::array();
+  bool all_ok = true;
+  std::string calls_arg = " --calls " + std::to_string(calls);
+  for (const std::string& set : sets) calls_arg += " --set " + sweep::shell_quote(set);
+  for (const std::string& workload : workloads) {
+    for (const std::string& preset : preset_names()) {
+      const std::string common = " --workload " + sweep::shell_quote(workload) + calls_arg;
+      std::string error;
+      const json base = bench_child("--preset baseline" + common, error);
+      const json run = base.is_null() ? json() : bench_child("--preset " + preset + common, error);
+      nlohmann::ordered_json row = {{"preset", preset}, {"workload", workload}};
+      if (run.is_null()) {
+        all_ok = false;
+        row["error"] = error;
+      } else {
+        const double rate = run["warp_instructions_per_second"].get<double>();
+        const double base_rate = base["warp_instructions_per_second"].get<double>();
+        row["status"] = run["status"];
+        row["warp_instructions_per_second"] = rate;
+        row["baseline_warp_instructions_per_second"] = base_rate;
+        row["ratio_to_baseline"] = base_rate > 0 ? rate / base_rate : 0.0;
+        row["peak_rss_mib"] = run["peak_rss_mib"];
+      }
+      if (!as_json) {
+        std::cout << "  " << preset << std::string(preset.size() < 18 ? 18 - preset.size() : 1, ' ')
+                  << workload << ": "
+                  << (row.contains("error")
+                          ? "failed"
+                          : format_rate(row["warp_instructions_per_second"].get<double>()) +
+                                " warp inst/s, " +
+                                fixed(row["ratio_to_baseline"].get<double>(), 2) + "x the baseline")
+                  << '\n'
+                  << std::flush;
+      }
+      rows.push_back(std::move(row));
+    }
+  }
+  if (as_json) std::cout << rows.dump(2) << '\n';
+  return all_ok ? kExitOk : kExitFailed;
+}
+
 }  // namespace
 
 po::options_description bench_options() {
   po::options_description desc("Options of 'warpreg bench'", kHelpWidth, kHelpWidth / 2);
+  add_preset_option(desc);
+  add_workload_option(desc);
   desc.add_options()("json", po::bool_switch(), "Print one JSON object. Default: off (a table).")(
       "calls,n", po::value<int64_t>()->default_value(20'000'000)->value_name("N"),
-      "Empty b_transport calls to time.");
+      "Empty b_transport calls to time.")(
+      "all", po::bool_switch(),
+      "Bench every shipped preset on the workloads given with --all-workload (default: the "
+      "profile rfv-hotspot), each in its own process right after a baseline run of the "
+      "same workload, and print each one's ratio to that baseline. Default: off.")(
+      "all-workload", po::value<std::vector<std::string>>()->value_name("W"),
+      "A workload of --all; repeatable. Default: rfv-hotspot.");
   add_set_option(desc);
   return desc;
 }
@@ -93,10 +189,17 @@ int bench_command(const po::variables_map& vm) {
   const int64_t requested = vm["calls"].as<int64_t>();
   if (requested < 1) throw UsageError("--calls must be at least 1");
   const auto calls = static_cast<uint64_t>(requested);
+  if (vm["all"].as<bool>()) {
+    const std::vector<std::string> workloads =
+        vm.count("all-workload") ? vm["all-workload"].as<std::vector<std::string>>()
+                                 : std::vector<std::string>{"rfv-hotspot"};
+    const std::vector<std::string> sets =
+        vm.count("set") ? vm["set"].as<std::vector<std::string>>() : std::vector<std::string>{};
+    return bench_all(workloads, sets, calls, vm["json"].as<bool>());
+  }
   // A fixed seed makes runs comparable; --set sim.seed=N still overrides it.
-  // bench has no --preset option, so load_params resolves "baseline".
   const Params params = load_params(vm, {"sim.seed=1"});
-  auto workload = open_workload("synthetic", params);
+  auto workload = open_workload(workload_name(vm), params);
   const std::string workload_text = workload->describe();
 
   // Both elaborate before run() calls sc_start, so they share that one simulation.
@@ -106,8 +209,10 @@ int bench_command(const po::variables_map& vm) {
   initiator.socket.bind(target.socket);
 
   const auto start = Clock::now();
+  const double cpu_start = cpu_seconds();
   const json stats = platform.run();
   const double run_seconds = std::chrono::duration<double>(Clock::now() - start).count();
+  const double run_cpu_seconds = cpu_seconds() - cpu_start;
 
   const json* status = find_stat(stats, "status");
   const bool ok = status && status->is_string() && status->get<std::string>() == "ok";
@@ -120,13 +225,15 @@ int bench_command(const po::variables_map& vm) {
     return kExitFailed;
   }
 
-  // The loop runs inside the platform's sc_start without yielding; take it out.
+  // The loop runs inside the platform's sc_start without yielding; take it out. Rates are
+  // per CPU second: on a shared machine wall time measures the neighbours too.
   const double platform_seconds = std::max(run_seconds - initiator.seconds, 1e-9);
+  const double platform_cpu_seconds = std::max(run_cpu_seconds - initiator.seconds, 1e-9);
   const double warp_insts = stat_number(stats, {"warp_instructions"}, 0);
   const double cycles = stat_number(stats, {"cycles"}, 0);
   const double rf_accesses =
       stat_number(stats, {"rf.reads"}, 0) + stat_number(stats, {"rf.writes"}, 0);
-  const double insts_per_s = per_second(warp_insts, platform_seconds);
+  const double insts_per_s = per_second(warp_insts, platform_cpu_seconds);
   const double bt_per_s = per_second(static_cast<double>(calls), initiator.seconds);
   const double ratio = bt_per_s > 0 ? insts_per_s / bt_per_s : 0;
   const double bt_per_inst = insts_per_s > 0 ? bt_per_s / insts_per_s : 0;
@@ -140,9 +247,11 @@ int bench_command(const po::variables_map& vm) {
       {"warp_instructions", count(warp_insts)},
       {"rf_accesses", count(rf_accesses)},
       {"platform_seconds", platform_seconds},
+      {"platform_cpu_seconds", platform_cpu_seconds},
+      {"peak_rss_mib", peak_rss_mib()},
       {"warp_instructions_per_second", insts_per_s},
-      {"cycles_per_second", per_second(cycles, platform_seconds)},
-      {"rf_accesses_per_second", per_second(rf_accesses, platform_seconds)},
+      {"cycles_per_second", per_second(cycles, platform_cpu_seconds)},
+      {"rf_accesses_per_second", per_second(rf_accesses, platform_cpu_seconds)},
       {"b_transport_calls", calls},
       {"b_transport_seconds", initiator.seconds},
       {"b_transport_per_second", bt_per_s},
@@ -163,9 +272,12 @@ int bench_command(const po::variables_map& vm) {
     row("  simulated cycles", std::to_string(count(cycles)));
     row("  warp instructions", std::to_string(count(warp_insts)));
     row("  register-file accesses", std::to_string(count(rf_accesses)));
-    row("  warp instructions/s", format_rate(insts_per_s));
-    row("  simulated cycles/s", format_rate(per_second(cycles, platform_seconds)));
-    row("  register-file accesses/s", format_rate(per_second(rf_accesses, platform_seconds)));
+    row("  warp instructions/s (CPU)", format_rate(insts_per_s));
+    row("  platform CPU time", fixed(platform_cpu_seconds, 3) + " s");
+    row("  simulated cycles/s (CPU)", format_rate(per_second(cycles, platform_cpu_seconds)));
+    row("  register-file accesses/s (CPU)",
+        format_rate(per_second(rf_accesses, platform_cpu_seconds)));
+    row("  peak resident memory", fixed(peak_rss_mib(), 1) + " MiB");
     row("empty b_transport wall time", fixed(initiator.seconds, 3) + " s");
     row("  calls", std::to_string(calls));
     row("  b_transport/s", format_rate(bt_per_s));

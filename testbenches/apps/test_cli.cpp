@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include <catch2/catch.hpp>
+#include <set>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -249,6 +250,40 @@ TEST_CASE("cli: bench --json reports platform and b_transport rates", "[cli]") {
     INFO(key);
     CHECK(r[key].get<double>() > 0);
   }
+}
+
+TEST_CASE("cli: bench takes any preset and workload and reports peak memory", "[cli]") {
+  const Outcome o =
+      run_warpreg("bench --json --calls 1000 --preset wc -w rfv-hotspot --set profile.ctas=2");
+  INFO(o);
+  REQUIRE(o.status == 0);
+  const json r = json::parse(o.out);
+  CHECK(r["preset"] == "wc");
+  CHECK(contains(r["workload"].get<std::string>(), "rfv-hotspot"));
+  CHECK(r["peak_rss_mib"].get<double>() > 1);
+  CHECK(r["platform_cpu_seconds"].get<double>() > 0);
+}
+
+TEST_CASE("cli: bench --all runs every shipped preset beside a baseline", "[cli]") {
+  const Outcome o = run_warpreg(
+      "bench --all --json --calls 1000 --all-workload rfv-hotspot --set profile.ctas=2");
+  INFO(o);
+  const json rows = json::parse(o.out);
+  REQUIRE(rows.is_array());
+  std::set<std::string> presets;
+  for (const json& row : rows) {
+    presets.insert(row["preset"].get<std::string>());
+    INFO(row.dump());
+    // A preset the kernel cannot run on says why instead of a rate.
+    if (row.contains("error")) {
+      CHECK(contains(row["error"].get<std::string>(), "bench --json"));
+      continue;
+    }
+    CHECK(row["ratio_to_baseline"].get<double>() > 0);
+    CHECK(row["baseline_warp_instructions_per_second"].get<double>() > 0);
+  }
+  for (const char* preset : {"baseline", "rfv", "wc", "wrf", "regmutex", "ltrf"})
+    CHECK(presets.count(preset));
 }
 
 TEST_CASE("cli: compile reports the passes of every function of a real CFG", "[cli][compile]") {
