@@ -20,6 +20,7 @@
 #include "modules/interfaces/issue_hook.h"
 #include "modules/interfaces/operand_stage.h"
 #include "modules/interfaces/reporting_block.h"
+#include "modules/interfaces/rf_access.h"
 #include "modules/interfaces/storage_power.h"
 #include "modules/rfv/register_balance.h"
 #include "modules/rfv/release_flag_cache_module.h"

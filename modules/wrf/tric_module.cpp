@@ -92,7 +92,7 @@ void TricModule::transition(uint32_t reg, RegPower from, RegPower to, uint64_t c
 }
 
 void TricModule::b_transport(tlm::tlm_generic_payload& payload, sc_core::sc_time& delay) {
-  RfAccess* access = checked_rf_access(payload);
+  RfAccess* access = checked_rf_access(payload, *this);
   if (!access) return;
   RfAccess& a = *access;
   const uint64_t cycle = clock_.cycle_at(delay);

@@ -1,6 +1,5 @@
 #include "platforms/sm/platform.h"
 
-#include <algorithm>
 #include <vector>
 
 #include "designs/design_registry.h"
@@ -36,10 +35,8 @@ class SmPlatformImpl {
         crossbar_("crossbar", params, tech_, clock_.ns_per_cycle()),
         sm_("sm", config_, *workload_, shadow_, tech_, clock_, SimParams(&params).quantum_cycles,
             SimParams(&params).max_cycles) {
-    // The operand path: SM collectors -> crossbar -> design stages -> extra stages -> banks.
+    // The operand path: SM collectors -> crossbar -> design and extra stages -> banks.
     build_designs();
-    if (settings_.extra_stages)
-      for (auto& stage : settings_.extra_stages()) stages_.push_back(std::move(stage));
     sm_.rf_socket.bind(crossbar_.target);
     OperandStage* last = &crossbar_;
     for (auto& stage : stages_) {
@@ -158,8 +155,8 @@ class SmPlatformImpl {
     for (sc_core::sc_object* child : object.get_child_objects()) add_reporting_blocks(*child);
   }
 
-  // Every design elaborates its blocks; their stages sit on the path by slot, in the
-  // order the designs were named within a slot.
+  // Every design elaborates its blocks; their stages and the extra ones sit on the path
+  // by their placements (order_operand_path).
   void build_designs() {
     machine_.limits = config_.limits;
     machine_.memory_latency = config_.mem_miss_latency;
@@ -181,10 +178,13 @@ class SmPlatformImpl {
       assembly.next_design(design->name);
       design->build(assembly);
     }
-    auto& placed = assembly.placed();
-    std::stable_sort(placed.begin(), placed.end(),
-                     [](const auto& a, const auto& b) { return a.slot < b.slot; });
-    for (auto& p : placed) stages_.push_back(std::move(p.stage));
+    if (settings_.extra_stages) {
+      assembly.next_design("RunSettings::extra_stages");
+      for (auto& stage : settings_.extra_stages())
+        assembly.add_stage(std::move(stage), settings_.extra_placement);
+    }
+    for (auto& p : order_operand_path(std::move(assembly.placed())))
+      stages_.push_back(std::move(p.stage));
   }
 
   nlohmann::json operand_path() const {
