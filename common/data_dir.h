@@ -10,8 +10,10 @@
 namespace warpreg {
 
 /// The root, first found of: $WARPREG_DATA_DIR; the share/warpreg folder of the
-/// installation the running program or warpreg library was loaded from; the source tree
-/// the build was configured from; the configured installation's share/warpreg.
+/// installation the running program or warpreg shared library was loaded from; the source
+/// tree, when that program or library is in the build tree; else the configured
+/// installation's share/warpreg (a program linking the static libraries elsewhere sets
+/// WARPREG_DATA_DIR when it was installed under another prefix).
 std::string data_dir();
 /// `relative` (e.g. "platforms/presets") under data_dir().
 std::string data_path(std::string_view relative);

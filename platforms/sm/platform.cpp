@@ -180,7 +180,7 @@ class SmPlatformImpl {
     }
     if (settings_.extra_stages) {
       assembly.next_design("RunSettings::extra_stages");
-      for (auto& stage : settings_.extra_stages())
+      for (auto& stage : settings_.extra_stages(assembly.context()))
         assembly.add_stage(std::move(stage), settings_.extra_placement);
     }
     for (auto& p : order_operand_path(std::move(assembly.placed())))

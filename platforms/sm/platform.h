@@ -26,10 +26,11 @@ using OperandStages = std::vector<std::unique_ptr<OperandStage>>;
 struct RunSettings {
   std::string vcd_path;   ///< write a waveform of bank activity and power states when set
   bool progress = false;  ///< print a progress line on stderr (runs longer than a few seconds)
-  /// Builds extra operand-path stages, placed in order at extra_placement: a hook for
-  /// user blocks, experiments and test benches. A stage that is also a ReportingBlock
-  /// appears in stats.json's blocks, one that is also an IssueHook joins the issue stage.
-  std::function<OperandStages()> extra_stages;
+  /// Builds extra operand-path stages from what the platform's blocks see (parameters,
+  /// clock, technology, machine), placed in order at extra_placement: a hook for user
+  /// blocks, experiments and test benches. A stage that is also a ReportingBlock appears
+  /// in stats.json's blocks, one that is also an IssueHook joins the issue stage.
+  std::function<OperandStages(const DesignContext&)> extra_stages;
   /// Where extra_stages go: by default after every design's stages, before the banks;
   /// Placement::after("rfv"), Placement::before("wc") ... (designs/design_registry.h).
   Placement extra_placement = Placement::before("regfile");

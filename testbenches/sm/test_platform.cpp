@@ -219,7 +219,7 @@ class ProbeStage : public OperandStage, public ReportingBlock {
 nlohmann::json run_with_probe(int corrupt_reg) {
   const Params params = Params::load("baseline", kSmallSynthetic);
   RunSettings settings;
-  settings.extra_stages = [corrupt_reg] {
+  settings.extra_stages = [corrupt_reg](const DesignContext&) {
     OperandStages stages;
     stages.push_back(std::make_unique<ProbeStage>("probe", corrupt_reg));
     return stages;
