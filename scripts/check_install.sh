@@ -80,12 +80,16 @@ grep -q "data: $work/moved/share/warpreg" <<<"$version" || { echo "$version"; ex
 (cd / && "$work/moved/bin/warpreg" run --preset wrf --set synth.ctas=4 --set synth.insts_per_warp=60 \
   --out "$work/run" >/dev/null)
 grep -q '"status": "ok"' "$work/run/stats.json"
+# An experiment: its spec, profiles and plotting script all come from the prefix.
+(cd / && "$work/moved/bin/warpreg" experiment rfv-energy --quick --jobs "$jobs" \
+  --out "$work/experiment" >/dev/null)
+ls "$work/experiment"/figures/*.png >/dev/null
 # The environment still overrides the data.
 mkdir -p "$work/presets"
 cp "$prefix/share/warpreg/platforms/presets/baseline.json" "$work/presets/only.json"
 WARPREG_PRESETS="$work/presets" "$work/moved/bin/warpreg" presets | grep -q only ||
   { echo "WARPREG_PRESETS ignored"; exit 1; }
-echo "installed program: finds its data under its prefix; WARPREG_PRESETS overrides it"
+echo "installed program: finds its data (presets, experiments, scripts) under its prefix; WARPREG_PRESETS overrides it"
 
 step "add_subdirectory"
 mkdir -p "$work/parent"
