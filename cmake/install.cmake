@@ -53,7 +53,10 @@ install(DIRECTORY ${PROJECT_SOURCE_DIR}/experiments DESTINATION ${data} COMPONEN
   FILES_MATCHING PATTERN "*.json" PATTERN "*.py")
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/scripts DESTINATION ${data} COMPONENT runtime
   FILE_PERMISSIONS OWNER_READ OWNER_WRITE OWNER_EXECUTE GROUP_READ GROUP_EXECUTE WORLD_READ
-  WORLD_EXECUTE FILES_MATCHING PATTERN "*.py" PATTERN "*.sh")
+  WORLD_EXECUTE FILES_MATCHING PATTERN "*.py" PATTERN "*.sh"
+  PATTERN "check_install.sh" EXCLUDE)
+# The examples, to copy and build against this installation (docs/library.md).
+install(DIRECTORY ${PROJECT_SOURCE_DIR}/examples DESTINATION ${data} COMPONENT development)
 
 configure_package_config_file(${CMAKE_CURRENT_LIST_DIR}/warpregConfig.cmake.in
   ${PROJECT_BINARY_DIR}/warpregConfig.cmake INSTALL_DESTINATION ${WARPREG_CMAKE_DIR}
