@@ -23,6 +23,11 @@ cmake --build build -j"$jobs"
 stage "Release tests"
 ctest --test-dir build --output-on-failure -j"$jobs"
 
+stage "Install and examples"
+# Installs build/ to a temporary prefix, then builds and runs examples/ against it with
+# find_package and pkg-config (docs/library.md).
+scripts/check_install.sh build
+
 stage "Quick experiments"
 # One per design beside the register-file size study: each must end with every point
 # finished, a results.csv and its figures.
@@ -43,8 +48,9 @@ python3 scripts/composition_matrix.py --check --kernels hotspot LPS >/dev/null
 
 stage "Sanitizer build"
 # -O1 -g1: half the compile time of -O2 -g, and still line numbers in sanitizer reports.
+# Static libraries only: the Release build and the install check cover the shared ones.
 cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=RelWithDebInfo "-DCMAKE_CXX_FLAGS_RELWITHDEBINFO=-O1 -g1 -DNDEBUG" \
-  -DWARPREG_SANITIZE=ON -DWARPREG_TESTS=ON >/dev/null
+  -DWARPREG_SANITIZE=ON -DWARPREG_TESTS=ON -DWARPREG_SHARED_LIBS=OFF >/dev/null
 cmake --build build-asan -j"$jobs"
 stage "Sanitizer tests"
 ctest --test-dir build-asan --output-on-failure -j"$jobs"

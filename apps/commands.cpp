@@ -12,8 +12,8 @@
 
 #include "apps/cli.h"
 #include "apps/sweep_commands.h"
-#include "common/log.h"
 #include "designs/design_registry.h"
+#include "modules/interfaces/log.h"
 #include "platforms/sm/platform.h"
 #include "stimuli/driver/open_workload.h"
 

@@ -10,6 +10,7 @@
 
 #include "apps/sweep/sweep_folder.h"
 #include "apps/sweep_commands.h"
+#include "common/data_dir.h"
 
 namespace warpreg::cli {
 
@@ -20,7 +21,7 @@ namespace {
 
 std::string experiments_dir() {
   const char* env = std::getenv("WARPREG_EXPERIMENTS");
-  return env && *env ? env : WARPREG_SOURCE_DIR "/experiments";
+  return env && *env ? env : data_path("experiments");
 }
 
 std::vector<std::string> experiment_names() {
@@ -123,7 +124,7 @@ int experiment_command(const po::variables_map& vm) {
 
   const fs::path figures = fs::path(dir) / "figures";
   const std::string command = shell_quote(python()) + " " +
-                              shell_quote(WARPREG_SOURCE_DIR "/scripts/plot_results.py") + " " +
+                              shell_quote(data_path("scripts/plot_results.py")) + " " +
                               shell_quote((fs::path(dir) / "results.csv").string()) + " --spec " +
                               shell_quote((fs::path(dir) / "sweep.json").string()) + " --out " +
                               shell_quote(figures.string());

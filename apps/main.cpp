@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "apps/cli.h"
+#include "common/data_dir.h"
 
 namespace warpreg::cli {
 
@@ -56,7 +57,8 @@ void print_version(std::ostream& os) {
   os << kProgram << ' ' << WARPREG_VERSION << '\n'
      << "SystemC " << sc_core::sc_release() << ", Boost " << BOOST_VERSION / 100000 << '.'
      << BOOST_VERSION / 100 % 1000 << ", nlohmann_json " << NLOHMANN_JSON_VERSION_MAJOR << '.'
-     << NLOHMANN_JSON_VERSION_MINOR << '.' << NLOHMANN_JSON_VERSION_PATCH << '\n';
+     << NLOHMANN_JSON_VERSION_MINOR << '.' << NLOHMANN_JSON_VERSION_PATCH << '\n'
+     << "data: " << data_dir() << '\n';
 }
 
 void usage_hint(const std::string& command) {

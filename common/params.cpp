@@ -13,9 +13,7 @@
 #include <fstream>
 #include <sstream>
 
-#ifndef WARPREG_SOURCE_DIR
-#error "WARPREG_SOURCE_DIR must name the source tree (CMake defines it)"
-#endif
+#include "common/data_dir.h"
 
 namespace warpreg {
 
@@ -298,7 +296,7 @@ std::string parse_param_value(const ParamSpec& spec, const std::string& text,
 std::string presets_dir() {
   const char* env = std::getenv("WARPREG_PRESETS");
   if (env && *env) return env;
-  return WARPREG_SOURCE_DIR "/platforms/presets";
+  return data_path("platforms/presets");
 }
 
 std::vector<std::string> preset_names() {

@@ -43,7 +43,7 @@ const ParamSpec* find_param(std::string_view name);
 std::string parse_param_value(const ParamSpec& spec, const std::string& text,
                               const std::string& origin);
 
-/// Folder holding the shipped presets: $WARPREG_PRESETS, else the source tree's platforms/presets.
+/// Folder holding the shipped presets: $WARPREG_PRESETS, else data_dir()/platforms/presets.
 std::string presets_dir();
 /// Names of the shipped presets (file stems in presets_dir()).
 std::vector<std::string> preset_names();

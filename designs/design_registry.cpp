@@ -1,6 +1,7 @@
 #include "designs/design_registry.h"
 
 #include <algorithm>
+#include <sstream>
 #include <stdexcept>
 
 #include "common/errors.h"
@@ -32,6 +33,80 @@ const char* to_string(PathSlot slot) {
       return "power";
   }
   return "?";
+}
+
+Placement Placement::parse(const std::string& text, const std::string& option) {
+  std::istringstream words(text);
+  std::string first, stage, extra;
+  words >> first >> stage >> extra;
+  if ((first == "before" || first == "after") && !stage.empty() && extra.empty())
+    return first == "before" ? before(stage) : after(stage);
+  for (const PathSlot slot :
+       {PathSlot::Translation, PathSlot::Codec, PathSlot::Cache, PathSlot::Power})
+    if (first == to_string(slot) && stage.empty()) return slot;
+  throw ConfigError(option + " = '" + text +
+                    "': expected 'before STAGE', 'after STAGE' or a slot (translation, codec, "
+                    "cache, power)");
+}
+
+std::string Placement::text() const {
+  if (in_slot()) return to_string(slot_);
+  return (is_before() ? "before " : "after ") + anchor_;
+}
+
+std::vector<DesignAssembly::Placed> order_operand_path(std::vector<DesignAssembly::Placed> placed) {
+  using Placed = DesignAssembly::Placed;
+  std::vector<Placed> path, anchored;
+  for (Placed& p : placed) (p.where.in_slot() ? path : anchored).push_back(std::move(p));
+  std::stable_sort(path.begin(), path.end(), [](const Placed& a, const Placed& b) {
+    return a.where.slot() < b.where.slot();
+  });
+  // The crossbar and the register file bound the path: "after crossbar" is index 0 and
+  // "before regfile" the end.
+  const auto position = [&path](const Placement& where) -> std::ptrdiff_t {
+    const std::string& name = where.anchor();
+    if (name == "crossbar") return where.is_before() ? -1 : 0;
+    if (name == "regfile") return where.is_before() ? std::ptrdiff_t(path.size()) : -1;
+    for (size_t i = 0; i < path.size(); ++i)
+      if (name == path[i].stage->basename()) {
+        if (where.is_before()) return std::ptrdiff_t(i);
+        // After a name, behind what was placed after it earlier: the added order holds.
+        size_t at = i + 1;
+        while (at < path.size() && !path[at].where.in_slot() && !path[at].where.is_before() &&
+               path[at].where.anchor() == name)
+          ++at;
+        return std::ptrdiff_t(at);
+      }
+    return -2;
+  };
+  while (!anchored.empty()) {
+    bool progress = false;
+    for (auto it = anchored.begin(); it != anchored.end();) {
+      const std::ptrdiff_t at = position(it->where);
+      if (at == -1)
+        throw ConfigError("stage '" + std::string(it->stage->basename()) + "' of '" + it->design +
+                          "' cannot go " + it->where.text() +
+                          ": the operand path starts after the crossbar and ends before the "
+                          "register file");
+      if (at < 0) {
+        ++it;
+        continue;
+      }
+      path.insert(path.begin() + at, std::move(*it));
+      it = anchored.erase(it);
+      progress = true;
+    }
+    if (!progress) {
+      std::string names = "crossbar";
+      for (const Placed& p : path) names += std::string(", ") + p.stage->basename();
+      for (const Placed& p : anchored) names += std::string(", ") + p.stage->basename();
+      const Placed& first = anchored.front();
+      throw ConfigError("stage '" + std::string(first.stage->basename()) + "' of '" + first.design +
+                        "' is placed " + first.where.text() + ", but no stage '" +
+                        first.where.anchor() + "' is on the operand path (" + names + ", regfile)");
+    }
+  }
+  return path;
 }
 
 DesignRegistry& DesignRegistry::instance() {

@@ -28,14 +28,44 @@ enum class PathSlot : uint8_t {
 };
 const char* to_string(PathSlot slot);
 
-/// What a design's build function fills: its operand-path stages with their slots.
+/// Where a stage goes on the operand path: in a slot (what the shipped designs use), or
+/// right before or after another stage named by its module name ("rfv", "regmutex", "wc",
+/// "ltrf", "tric", "coma", a user stage's own), where "after crossbar" is the first place
+/// and "before regfile" the last (docs/composition.md). Stages placed after one name keep
+/// the order they were added in, as do stages placed before one name.
+class Placement {
+ public:
+  Placement(PathSlot slot) : slot_(slot) {}  // NOLINT(google-explicit-constructor): a slot places
+  static Placement before(std::string stage) { return Placement(Where::Before, std::move(stage)); }
+  static Placement after(std::string stage) { return Placement(Where::After, std::move(stage)); }
+  /// "before NAME", "after NAME" or a slot name ("translation", "codec", "cache", "power").
+  /// Throws ConfigError quoting `option` (the parameter or setting the text came from).
+  static Placement parse(const std::string& text, const std::string& option);
+
+  bool in_slot() const { return where_ == Where::Slot; }
+  PathSlot slot() const { return slot_; }
+  bool is_before() const { return where_ == Where::Before; }
+  /// The stage named by before()/after().
+  const std::string& anchor() const { return anchor_; }
+  /// "power", "before wc", "after crossbar".
+  std::string text() const;
+
+ private:
+  enum class Where : uint8_t { Slot, Before, After };
+  Placement(Where where, std::string anchor) : where_(where), anchor_(std::move(anchor)) {}
+  Where where_ = Where::Slot;
+  PathSlot slot_ = PathSlot::Power;
+  std::string anchor_;
+};
+
+/// What a design's build function fills: its operand-path stages with their placements.
 /// A stage that is also an IssueHook is registered with the SM's issue stage, one that
 /// is also a ReportingBlock appears in stats.json and describe.
 class DesignAssembly {
  public:
   struct Placed {
     std::unique_ptr<OperandStage> stage;
-    PathSlot slot;
+    Placement where;
     std::string design;
   };
 
@@ -44,14 +74,14 @@ class DesignAssembly {
   const DesignContext& context() const { return context_; }
 
   template <class Stage, class... Args>
-  Stage& add_stage(PathSlot slot, Args&&... args) {
+  Stage& add_stage(Placement where, Args&&... args) {
     auto stage = std::make_unique<Stage>(std::forward<Args>(args)...);
     Stage& ref = *stage;
-    placed_.push_back({std::move(stage), slot, design_});
+    placed_.push_back({std::move(stage), std::move(where), design_});
     return ref;
   }
-  void add_stage(std::unique_ptr<OperandStage> stage, PathSlot slot) {
-    placed_.push_back({std::move(stage), slot, design_});
+  void add_stage(std::unique_ptr<OperandStage> stage, Placement where) {
+    placed_.push_back({std::move(stage), std::move(where), design_});
   }
   /// The design being built; the next design's stages follow.
   void next_design(std::string design) { design_ = std::move(design); }
@@ -62,6 +92,12 @@ class DesignAssembly {
   std::string design_;
   std::vector<Placed> placed_;
 };
+
+/// The stages between the crossbar and the register file in path order: stages in slots
+/// by slot (in the order they were added within one), then every stage placed before or
+/// after a name, in the order added (one may name a stage so placed). Throws ConfigError
+/// naming the stage, its design and the path when a name is not on it.
+std::vector<DesignAssembly::Placed> order_operand_path(std::vector<DesignAssembly::Placed> placed);
 
 struct DesignSpec {
   std::string name;   ///< what --design and a preset's "designs" name

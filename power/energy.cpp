@@ -6,11 +6,8 @@
 #include <filesystem>
 #include <fstream>
 
+#include "common/data_dir.h"
 #include "common/params.h"
-
-#ifndef WARPREG_SOURCE_DIR
-#error "WARPREG_SOURCE_DIR must be defined by the build (CMakeLists.txt does)"
-#endif
 
 namespace warpreg::power {
 
@@ -36,7 +33,7 @@ const char* to_string(PowerState s) {
 std::string tech_dir() {
   const char* env = std::getenv("WARPREG_TECH");
   if (env != nullptr && *env != '\0') return env;
-  return WARPREG_SOURCE_DIR "/power/tech";
+  return data_path("power/tech");
 }
 
 std::vector<std::string> tech_names() {

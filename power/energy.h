@@ -61,7 +61,7 @@ class TechTable {
   std::vector<std::pair<std::string, TechValue>> values_;
 };
 
-/// Folder of the shipped technology tables: $WARPREG_TECH, else the source tree's power/tech.
+/// Folder of the shipped technology tables: $WARPREG_TECH, else data_dir()/power/tech.
 std::string tech_dir();
 std::vector<std::string> tech_names();
 

@@ -135,27 +135,26 @@ std::string LtrfStage::wait_report() const { return core_ ? core_->wait_report()
 
 // ---------------------------------------------------------------- operand path
 
-tlm::tlm_response_status LtrfStage::check(tlm::tlm_generic_payload& payload) const {
-  RfAccess* a = nullptr;
-  payload.get_extension(a);
-  if (a == nullptr) return tlm::TLM_GENERIC_ERROR_RESPONSE;
+bool LtrfStage::check(tlm::tlm_generic_payload& payload) {
+  RfAccess* a = checked_rf_access(payload, *this);
+  if (a == nullptr) return false;
+  if (!core_) return true;
   const bool data = a->kind == RfAccessKind::Read || a->kind == RfAccessKind::Write;
-  if (data &&
-      (payload.get_data_ptr() == nullptr || payload.get_data_length() != kWarpRegisterBytes))
-    return tlm::TLM_BURST_ERROR_RESPONSE;
-  if (!core_) return tlm::TLM_OK_RESPONSE;
   const bool named = data || a->kind == RfAccessKind::Launch || a->kind == RfAccessKind::Retire;
-  if (named && a->warp_slot >= config_.core.max_warps) return tlm::TLM_ADDRESS_ERROR_RESPONSE;
-  if (data && a->arch_reg >= config_.core.regs_per_warp) return tlm::TLM_ADDRESS_ERROR_RESPONSE;
-  return tlm::TLM_OK_RESPONSE;
+  if (named && a->warp_slot >= config_.core.max_warps) {
+    refuse(payload, tlm::TLM_ADDRESS_ERROR_RESPONSE, *this, "warp slot beyond ltrf's");
+    return false;
+  }
+  if (data && a->arch_reg >= config_.core.regs_per_warp) {
+    refuse(payload, tlm::TLM_ADDRESS_ERROR_RESPONSE, *this,
+           "architected register beyond the kernel's");
+    return false;
+  }
+  return true;
 }
 
 void LtrfStage::b_transport(tlm::tlm_generic_payload& payload, sc_core::sc_time& delay) {
-  const tlm::tlm_response_status status = check(payload);
-  if (status != tlm::TLM_OK_RESPONSE) {
-    payload.set_response_status(status);
-    return;
-  }
+  if (!check(payload)) return;
   RfAccess& a = rf_access_of(payload);
   if (!core_) {
     // Mode direct: the main register file serves everything.

@@ -147,8 +147,8 @@ class LtrfStage : public OperandStage,
                   LaneMask lanes);
   /// Sends it at `cycle`; an error response stops the run (`what` names it).
   uint64_t send_own(uint64_t cycle, const char* what);
-  /// The error response for a payload the stage cannot serve, or TLM_OK_RESPONSE.
-  tlm::tlm_response_status check(tlm::tlm_generic_payload& payload) const;
+  /// False after refusing a payload the stage cannot serve (with the error response).
+  bool check(tlm::tlm_generic_payload& payload);
   void pass_wake(tlm::tlm_generic_payload& payload, RfAccess& access, sc_core::sc_time& delay);
 
   LtrfConfig config_;

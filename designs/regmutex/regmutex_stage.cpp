@@ -150,7 +150,9 @@ bool RegMutexStage::map(tlm::tlm_generic_payload& payload, RfAccess& a) {
     // No physical location: a register beyond the kernel's, or an extended register of
     // a warp that holds no section (the regions would be wrong).
     ++stats_.unmapped_accesses;
-    payload.set_response_status(tlm::TLM_ADDRESS_ERROR_RESPONSE);
+    refuse(payload, tlm::TLM_ADDRESS_ERROR_RESPONSE, *this,
+           known ? "an extended register of a warp that holds no SRP section"
+                 : "a register beyond the kernel's or a warp slot beyond the SM's");
     return false;
   }
   if (a.kind != RfAccessKind::Wake) {
@@ -166,7 +168,7 @@ bool RegMutexStage::map(tlm::tlm_generic_payload& payload, RfAccess& a) {
 }
 
 void RegMutexStage::b_transport(tlm::tlm_generic_payload& payload, sc_core::sc_time& delay) {
-  RfAccess* access = checked_rf_access(payload);
+  RfAccess* access = checked_rf_access(payload, *this);
   if (!access) return;
   RfAccess& a = *access;
   // Without RegMutex (|E_s| = 0) the SM's direct names and allocation stand.
@@ -176,7 +178,7 @@ void RegMutexStage::b_transport(tlm::tlm_generic_payload& payload, sc_core::sc_t
       case RfAccessKind::Launch:
       case RfAccessKind::Retire:
         if (slot >= warps_.size()) {
-          payload.set_response_status(tlm::TLM_ADDRESS_ERROR_RESPONSE);
+          refuse(payload, tlm::TLM_ADDRESS_ERROR_RESPONSE, *this, "warp slot beyond the SM's");
           return;
         }
         if (a.kind == RfAccessKind::Launch) {

@@ -421,16 +421,12 @@ bool RfvStage::translate(tlm::tlm_generic_payload& payload, RfAccess& a, sc_core
 }
 
 void RfvStage::b_transport(tlm::tlm_generic_payload& payload, sc_core::sc_time& delay) {
-  RfAccess* access = nullptr;
-  payload.get_extension(access);
-  if (access == nullptr) {
-    payload.set_response_status(tlm::TLM_GENERIC_ERROR_RESPONSE);
-    return;
-  }
+  RfAccess* access = checked_rf_access(payload, *this);
+  if (access == nullptr) return;
   RfAccess& a = *access;
   const uint16_t slot = a.warp_slot;
   if (slot >= warps_.size()) {
-    payload.set_response_status(tlm::TLM_ADDRESS_ERROR_RESPONSE);
+    refuse(payload, tlm::TLM_ADDRESS_ERROR_RESPONSE, *this, "warp slot beyond the SM's");
     return;
   }
   const uint32_t max_regs = table_.core().config().max_regs_per_thread;
@@ -446,12 +442,9 @@ void RfvStage::b_transport(tlm::tlm_generic_payload& payload, sc_core::sc_time& 
       return;
     case RfAccessKind::Read:
     case RfAccessKind::Write:
-      if (payload.get_data_ptr() == nullptr || payload.get_data_length() != kWarpRegisterBytes) {
-        payload.set_response_status(tlm::TLM_BURST_ERROR_RESPONSE);
-        return;
-      }
       if (a.arch_reg >= max_regs) {
-        payload.set_response_status(tlm::TLM_ADDRESS_ERROR_RESPONSE);
+        refuse(payload, tlm::TLM_ADDRESS_ERROR_RESPONSE, *this,
+               "architected register beyond rfv.max_regs_per_thread");
         return;
       }
       if (!translate(payload, a, delay)) return;

@@ -119,23 +119,16 @@ tlm::tlm_response_status WcStage::through_codec(CodecSocket& socket, WarpRegiste
 }
 
 void WcStage::b_transport(tlm::tlm_generic_payload& payload, sc_core::sc_time& delay) {
-  RfAccess* access = nullptr;
-  payload.get_extension(access);
-  if (!access) {
-    payload.set_response_status(tlm::TLM_GENERIC_ERROR_RESPONSE);
-    return;
-  }
+  RfAccess* access = checked_rf_access(payload, *this);
+  if (!access) return;
   RfAccess& a = *access;
   const uint32_t registers = geometry_.physical_registers();
   switch (a.kind) {
     case RfAccessKind::Read:
     case RfAccessKind::Write:
       if (a.phys_reg >= registers) {
-        payload.set_response_status(tlm::TLM_ADDRESS_ERROR_RESPONSE);
-        return;
-      }
-      if (!payload.get_data_ptr() || payload.get_data_length() != kWarpRegisterBytes) {
-        payload.set_response_status(tlm::TLM_BURST_ERROR_RESPONSE);
+        refuse(payload, tlm::TLM_ADDRESS_ERROR_RESPONSE, *this,
+               "physical register beyond the register file's");
         return;
       }
       return a.kind == RfAccessKind::Read ? read(payload, a, delay) : write(payload, a, delay);

@@ -1,5 +1,7 @@
 #include "modules/bdi/bdi_unit_pool.h"
 
+#include "modules/interfaces/tlm_refusal.h"
+
 namespace warpreg {
 
 BdiUnitPool::BdiUnitPool(sc_core::sc_module_name name, const DesignContext& context,
@@ -24,14 +26,17 @@ BdiUnitPool::BdiUnitPool(sc_core::sc_module_name name, const DesignContext& cont
 void BdiUnitPool::b_transport(tlm::tlm_generic_payload& payload, sc_core::sc_time& delay) {
   BdiImage* image = nullptr;
   payload.get_extension(image);
-  if (!image || !accepts(*image)) {
-    payload.set_response_status(tlm::TLM_GENERIC_ERROR_RESPONSE);
+  if (!image) {
+    refuse(payload, tlm::TLM_GENERIC_ERROR_RESPONSE, *this, "no BdiImage extension");
     return;
   }
-  if (payload.get_data_length() != kWarpRegisterBytes || !payload.get_data_ptr()) {
-    payload.set_response_status(tlm::TLM_BURST_ERROR_RESPONSE);
+  if (!accepts(*image)) {
+    refuse(payload, tlm::TLM_GENERIC_ERROR_RESPONSE, *this,
+           "an image of encoding " + image->encoding.name() + ", which this unit cannot take");
     return;
   }
+  // The unit rewrites the register in place (BdiTransaction): a write of 128 bytes.
+  if (!accept_data(payload, tlm::TLM_WRITE_COMMAND, kWarpRegisterBytes, *this)) return;
   const uint64_t cycle = clock_.cycle_at(delay);
   const uint64_t start = pool_.acquire(cycle);
   energy_.count(operations_);

@@ -2,28 +2,28 @@
 
 namespace warpreg {
 
-std::string_view to_string(RfAccessKind kind) {
-  switch (kind) {
-    case RfAccessKind::Read:
-      return "read";
-    case RfAccessKind::Write:
-      return "write";
-    case RfAccessKind::Release:
-      return "release";
-    case RfAccessKind::Acquire:
-      return "acquire";
-    case RfAccessKind::Prefetch:
-      return "prefetch";
-    case RfAccessKind::Wake:
-      return "wake";
-    case RfAccessKind::Sleep:
-      return "sleep";
-    case RfAccessKind::Launch:
-      return "launch";
-    case RfAccessKind::Retire:
-      return "retire";
+void refuse_rf_payload(tlm::tlm_generic_payload& payload, const RfAccess* access,
+                       const sc_core::sc_object& block) {
+  if (access == nullptr) {
+    refuse(payload, tlm::TLM_GENERIC_ERROR_RESPONSE, block,
+           "no RfAccess extension (modules/interfaces/rf_access.h)");
+    return;
   }
-  return "?";
+  const bool read = access->kind == RfAccessKind::Read;
+  const bool write = access->kind == RfAccessKind::Write;
+  const tlm::tlm_command command = read    ? tlm::TLM_READ_COMMAND
+                                   : write ? tlm::TLM_WRITE_COMMAND
+                                           : tlm::TLM_IGNORE_COMMAND;
+  const std::string kind(to_string(access->kind));
+  if (read || write) {
+    accept_data(payload, command, kWarpRegisterBytes, block);
+    return;
+  }
+  if (payload.get_command() != command)
+    refuse(payload, tlm::TLM_COMMAND_ERROR_RESPONSE, block,
+           "a " + kind + " access carries the ignore command");
+  else
+    refuse(payload, tlm::TLM_BYTE_ENABLE_ERROR_RESPONSE, block, "byte enables are not supported");
 }
 
 }  // namespace warpreg

@@ -3,31 +3,13 @@
 // travels in the generic payload's data pointer as one 128-byte WarpRegister;
 // this extension says whose register it is and where it lives.
 #include <cstdint>
-#include <string_view>
 #include <tlm>
 
 #include "common/warp_register.h"
+#include "modules/interfaces/rf_access_kind.h"
+#include "modules/interfaces/tlm_refusal.h"
 
 namespace warpreg {
-
-enum class RfAccessKind : uint8_t {
-  Read,      ///< operand read into a collector unit
-  Write,     ///< writeback of a result (active lanes only)
-  Release,   ///< the value is dead: a name-translation stage may free its location
-  Acquire,   ///< a warp asks for extra registers (e.g. a shared-pool section)
-  Prefetch,  ///< move a register towards the core (e.g. into a register-file cache)
-  Wake,      ///< power a register up ahead of an access
-  Sleep,     ///< return a register to its low-power state
-  Launch,    ///< a warp's registers are allocated (CTA launch)
-  Retire,    ///< a warp's registers are freed (warp exit)
-};
-std::string_view to_string(RfAccessKind kind);
-
-constexpr uint32_t kNoPhysical = 0xffffffffu;
-/// The collector of an access no operand collector makes: a register-file cache's fill
-/// of, or write-back to, the register file behind it. Stages that act per collector unit
-/// (COMA's active-mask table) pass it on unchanged.
-constexpr uint16_t kNoCollector = 0xffff;
 
 class RfAccess : public tlm::tlm_extension<RfAccess> {
  public:
@@ -88,30 +70,44 @@ class RfTransaction {
   RfAccess access_;
 };
 
-/// The extension of a payload on the operand path; every initiator attaches one.
+/// The extension of a payload on the operand path; every initiator attaches one. For a
+/// payload a block received, checked_rf_access instead.
 inline RfAccess& rf_access_of(tlm::tlm_generic_payload& payload) {
   RfAccess* access = nullptr;
   payload.get_extension(access);
   return *access;
 }
 
-/// The extension of a payload a stage received, or nullptr after answering what it
-/// cannot serve as the stage contract says (docs/composition.md): a payload without
-/// the extension gets TLM_GENERIC_ERROR_RESPONSE, a Read or Write whose data is not one
-/// 128-byte warp register TLM_BURST_ERROR_RESPONSE.
-inline RfAccess* checked_rf_access(tlm::tlm_generic_payload& payload) {
+/// What RfTransaction::prepare makes: a Read with the read command, a Write with the
+/// write command and one 128-byte warp register, any other kind with the ignore command;
+/// no byte enables (lanes are RfAccess::active_mask).
+inline bool well_formed(const tlm::tlm_generic_payload& payload, const RfAccess& access) {
+  const bool read = access.kind == RfAccessKind::Read, write = access.kind == RfAccessKind::Write;
+  const tlm::tlm_command expected = read    ? tlm::TLM_READ_COMMAND
+                                    : write ? tlm::TLM_WRITE_COMMAND
+                                            : tlm::TLM_IGNORE_COMMAND;
+  if (payload.get_command() != expected || payload.get_byte_enable_ptr() != nullptr) return false;
+  return !(read || write) ||
+         (payload.get_data_ptr() != nullptr && payload.get_data_length() == kWarpRegisterBytes &&
+          payload.get_streaming_width() >= kWarpRegisterBytes);
+}
+
+/// Refuses a payload that is not well formed or has no RfAccess, with the response the
+/// stage contract names (docs/composition.md), reported naming `block`.
+void refuse_rf_payload(tlm::tlm_generic_payload& payload, const RfAccess* access,
+                       const sc_core::sc_object& block);
+
+/// The extension of a payload `block` received, or nullptr after refusing what it cannot
+/// serve: no extension TLM_GENERIC_ERROR_RESPONSE, a command that does not match the kind
+/// TLM_COMMAND_ERROR_RESPONSE, byte enables TLM_BYTE_ENABLE_ERROR_RESPONSE, a Read or Write
+/// whose data is not one 128-byte warp register TLM_BURST_ERROR_RESPONSE.
+inline RfAccess* checked_rf_access(tlm::tlm_generic_payload& payload,
+                                   const sc_core::sc_object& block) {
   RfAccess* access = nullptr;
   payload.get_extension(access);
-  if (!access) {
-    payload.set_response_status(tlm::TLM_GENERIC_ERROR_RESPONSE);
-    return nullptr;
-  }
-  const bool data = access->kind == RfAccessKind::Read || access->kind == RfAccessKind::Write;
-  if (data && (!payload.get_data_ptr() || payload.get_data_length() != kWarpRegisterBytes)) {
-    payload.set_response_status(tlm::TLM_BURST_ERROR_RESPONSE);
-    return nullptr;
-  }
-  return access;
+  if (access != nullptr && well_formed(payload, *access)) return access;
+  refuse_rf_payload(payload, access, block);
+  return nullptr;
 }
 
 /// The register value a payload carries.

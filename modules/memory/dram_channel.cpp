@@ -38,11 +38,11 @@ DramChannel::DramChannel(sc_core::sc_module_name name, uint32_t channel, const D
 }
 
 void DramChannel::b_transport(int, tlm::tlm_generic_payload& payload, sc_core::sc_time& delay) {
-  MemRequest* ext = accept_request(payload, rules_);
+  MemRequest* ext = accept_request(payload, rules_, *this);
   if (ext == nullptr) return;
   const DecodedAddress where = map_.decode(payload.get_address());
   if (where.channel != channel_) {
-    payload.set_response_status(tlm::TLM_ADDRESS_ERROR_RESPONSE);
+    refuse(payload, tlm::TLM_ADDRESS_ERROR_RESPONSE, *this, "an address of another channel");
     return;
   }
   core_.forget_before(current_cycle(clock_));

@@ -46,12 +46,13 @@ void Interconnect::end_of_elaboration() {
 
 void Interconnect::b_transport(int port, tlm::tlm_generic_payload& payload,
                                sc_core::sc_time& delay) {
-  MemRequest* ext = accept_request(payload, rules_);
+  MemRequest* ext = accept_request(payload, rules_, *this);
   if (ext == nullptr) return;
   const uint32_t slice = map_.slice_of(payload.get_address());
   if (port < 0 || uint32_t(port) >= core_.config().sm_ports ||
       slice >= static_cast<uint32_t>(l2_side.size())) {
-    payload.set_response_status(tlm::TLM_ADDRESS_ERROR_RESPONSE);
+    refuse(payload, tlm::TLM_ADDRESS_ERROR_RESPONSE, *this,
+           "a port beyond interconnect.sm_ports or an address beyond the bound slices");
     return;
   }
   core_.forget_before(current_cycle(clock_));

@@ -31,11 +31,13 @@ L1Cache::L1Cache(sc_core::sc_module_name name, const CacheConfig& config)
 }
 
 void L1Cache::b_transport(tlm::tlm_generic_payload& payload, sc_core::sc_time& delay) {
-  MemRequest* ext = accept_request(payload, rules_);
+  MemRequest* ext = accept_request(payload, rules_, *this);
   if (ext == nullptr) return;
   // The SM sends loads, stores and atomics; write-backs come only from caches.
   if (ext->kind == MemKind::Writeback || (ext->kind == MemKind::Atomic && !rules_.writes)) {
-    payload.set_response_status(tlm::TLM_COMMAND_ERROR_RESPONSE);
+    refuse(payload, tlm::TLM_COMMAND_ERROR_RESPONSE, *this,
+           ext->kind == MemKind::Writeback ? "a write-back (only caches below the L1 take them)"
+                                           : "an atomic to a read-only cache");
     return;
   }
   const uint64_t cycle = arrival_cycle(clock_, delay);

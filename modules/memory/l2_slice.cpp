@@ -27,11 +27,11 @@ L2Slice::L2Slice(sc_core::sc_module_name name, uint32_t slice, const CacheConfig
 }
 
 void L2Slice::b_transport(tlm::tlm_generic_payload& payload, sc_core::sc_time& delay) {
-  MemRequest* ext = accept_request(payload, rules_);
+  MemRequest* ext = accept_request(payload, rules_, *this);
   if (ext == nullptr) return;
   if (map_.slice_of(payload.get_address()) != slice_) {
     ++misrouted_;
-    payload.set_response_status(tlm::TLM_ADDRESS_ERROR_RESPONSE);
+    refuse(payload, tlm::TLM_ADDRESS_ERROR_RESPONSE, *this, "an address of another slice");
     return;
   }
   CacheRequest request;

@@ -1,5 +1,7 @@
 #include "modules/memory/mem_request.h"
 
+#include <string>
+
 namespace warpreg::memory {
 
 std::string_view to_string(MemKind kind) {
@@ -77,32 +79,40 @@ tlm::tlm_generic_payload& MemTransaction::prepare(MemKind kind, MemSpace space, 
   return payload_;
 }
 
-MemRequest* accept_request(tlm::tlm_generic_payload& payload, const RequestRules& rules) {
+MemRequest* accept_request(tlm::tlm_generic_payload& payload, const RequestRules& rules,
+                           const sc_core::sc_object& block) {
   MemRequest* request = nullptr;
   payload.get_extension(request);
   if (request == nullptr) {
-    payload.set_response_status(tlm::TLM_GENERIC_ERROR_RESPONSE);
+    refuse(payload, tlm::TLM_GENERIC_ERROR_RESPONSE, block,
+           "no MemRequest extension (modules/memory/mem_request.h)");
     return nullptr;
   }
   const tlm::tlm_command command = payload.get_command();
   const bool write = request->kind == MemKind::Store || request->kind == MemKind::Writeback;
   const tlm::tlm_command expected = write ? tlm::TLM_WRITE_COMMAND : tlm::TLM_READ_COMMAND;
   if (command != expected || (write && !rules.writes)) {
-    payload.set_response_status(tlm::TLM_COMMAND_ERROR_RESPONSE);
+    refuse(payload, tlm::TLM_COMMAND_ERROR_RESPONSE, block,
+           command != expected ? "the command does not match the request's kind"
+                               : "a write to a read-only target");
     return nullptr;
   }
   if (payload.get_byte_enable_ptr() != nullptr) {
-    payload.set_response_status(tlm::TLM_BYTE_ENABLE_ERROR_RESPONSE);
+    refuse(payload, tlm::TLM_BYTE_ENABLE_ERROR_RESPONSE, block,
+           "byte enables are not supported (MemRequest::byte_mask)");
     return nullptr;
   }
   const uint64_t length = payload.get_data_length();
   const uint64_t offset = payload.get_address() & (rules.line_bytes - 1);
   if (length == 0 || payload.get_streaming_width() < length || offset + length > rules.line_bytes) {
-    payload.set_response_status(tlm::TLM_BURST_ERROR_RESPONSE);
+    refuse(payload, tlm::TLM_BURST_ERROR_RESPONSE, block,
+           "a request of " + std::to_string(length) + " bytes at line offset " +
+               std::to_string(offset) + " (lines of " + std::to_string(rules.line_bytes) +
+               " bytes, streaming width at least the length)");
     return nullptr;
   }
   if ((rules.spaces & space_bit(request->space)) == 0) {
-    payload.set_response_status(tlm::TLM_ADDRESS_ERROR_RESPONSE);
+    refuse(payload, tlm::TLM_ADDRESS_ERROR_RESPONSE, block, "a memory space it does not serve");
     return nullptr;
   }
   payload.set_response_status(tlm::TLM_OK_RESPONSE);

@@ -11,6 +11,7 @@
 #include <tlm>
 
 #include "common/warp_register.h"
+#include "modules/interfaces/tlm_refusal.h"
 
 namespace warpreg::memory {
 
@@ -114,7 +115,9 @@ struct RequestRules {
 };
 constexpr uint8_t space_bit(MemSpace s) { return static_cast<uint8_t>(1u << unsigned(s)); }
 
-/// The request's extension, or nullptr with the payload's response status set.
-MemRequest* accept_request(tlm::tlm_generic_payload& payload, const RequestRules& rules);
+/// The request's extension, or nullptr with the payload's response status set and a
+/// warning naming `block` (modules/interfaces/tlm_refusal.h).
+MemRequest* accept_request(tlm::tlm_generic_payload& payload, const RequestRules& rules,
+                           const sc_core::sc_object& block);
 
 }  // namespace warpreg::memory

@@ -4,8 +4,8 @@
 #include <cmath>
 
 #include "common/errors.h"
-#include "common/log.h"
 #include "common/params.h"
+#include "modules/interfaces/log.h"
 #include "modules/interfaces/rf_access.h"
 #include "power/power_params.h"
 #include "power/tech_scaling.h"
@@ -100,11 +100,15 @@ void RegisterFileModule::note_activity(uint32_t bank, uint64_t cycle) {
 }
 
 void RegisterFileModule::b_transport(tlm::tlm_generic_payload& payload, sc_core::sc_time& delay) {
-  const RfAccess& a = rf_access_of(payload);
+  const RfAccess* access = checked_rf_access(payload, *this);
+  if (access == nullptr) return;
+  const RfAccess& a = *access;
   payload.set_response_status(tlm::TLM_OK_RESPONSE);
   if (a.kind != RfAccessKind::Read && a.kind != RfAccessKind::Write) return;
   if (a.phys_reg >= core_.config().physical_registers()) {
-    payload.set_response_status(tlm::TLM_ADDRESS_ERROR_RESPONSE);
+    refuse(payload, tlm::TLM_ADDRESS_ERROR_RESPONSE, *this,
+           "physical register " + std::to_string(a.phys_reg) + " beyond the file's " +
+               std::to_string(core_.config().physical_registers()));
     return;
   }
   const uint64_t cycle = clock_.cycle_at(delay);

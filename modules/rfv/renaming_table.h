@@ -23,7 +23,7 @@
 #include <vector>
 
 #include "common/inst.h"
-#include "modules/interfaces/rf_access.h"
+#include "modules/interfaces/rf_access_kind.h"
 
 namespace warpreg {
 

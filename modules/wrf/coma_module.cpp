@@ -49,7 +49,7 @@ uint64_t ComaModule::take_bank_port(std::vector<uint64_t>& next_free, const RfAc
 }
 
 void ComaModule::b_transport(tlm::tlm_generic_payload& payload, sc_core::sc_time& delay) {
-  RfAccess* access = checked_rf_access(payload);
+  RfAccess* access = checked_rf_access(payload, *this);
   if (!access) return;
   RfAccess& a = *access;
   const bool collector_access =
@@ -57,7 +57,9 @@ void ComaModule::b_transport(tlm::tlm_generic_payload& payload, sc_core::sc_time
   if (collector_access && a.collector != kNoCollector && a.collector >= core_.config().entries) {
     // No such collector unit: no entry of the table to write or read (kNoCollector: a
     // stage's own access, e.g. a register-file cache's fill).
-    payload.set_response_status(tlm::TLM_GENERIC_ERROR_RESPONSE);
+    refuse(payload, tlm::TLM_GENERIC_ERROR_RESPONSE, *this,
+           "collector unit " + std::to_string(a.collector) + " beyond the table's " +
+               std::to_string(core_.config().entries));
     return;
   }
   switch (a.kind) {

@@ -108,7 +108,7 @@ void TricModule::add_signals(Waveform& wave) {
 }
 
 void TricModule::b_transport(tlm::tlm_generic_payload& payload, sc_core::sc_time& delay) {
-  RfAccess* access = checked_rf_access(payload);
+  RfAccess* access = checked_rf_access(payload, *this);
   if (!access) return;
   RfAccess& a = *access;
   const uint64_t cycle = clock_.cycle_at(delay);

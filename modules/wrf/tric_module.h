@@ -16,10 +16,10 @@
 #include "common/cycle_clock.h"
 #include "common/param_set.h"
 #include "common/stat_set.h"
-#include "common/waveform.h"
 #include "modules/interfaces/design_context.h"
 #include "modules/interfaces/operand_stage.h"
 #include "modules/interfaces/reporting_block.h"
+#include "modules/interfaces/waveform.h"
 #include "modules/wrf/tric_core.h"
 #include "power/energy.h"
 

@@ -1,10 +1,9 @@
 #include "platforms/sm/platform.h"
 
-#include <algorithm>
 #include <vector>
 
-#include "common/waveform.h"
 #include "designs/design_registry.h"
+#include "modules/interfaces/waveform.h"
 #include "modules/operand_path/crossbar.h"
 #include "modules/regfile/regfile_module.h"
 #include "platforms/sm/sampler.h"
@@ -38,10 +37,8 @@ class SmPlatformImpl {
         crossbar_("crossbar", params, tech_, clock_.ns_per_cycle()),
         sm_("sm", config_, *workload_, shadow_, tech_, clock_, SimParams(&params).quantum_cycles,
             SimParams(&params).max_cycles) {
-    // The operand path: SM collectors -> crossbar -> design stages -> extra stages -> banks.
+    // The operand path: SM collectors -> crossbar -> design and extra stages -> banks.
     build_designs();
-    if (settings_.extra_stages)
-      for (auto& stage : settings_.extra_stages()) stages_.push_back(std::move(stage));
     sm_.rf_socket.bind(crossbar_.target);
     OperandStage* last = &crossbar_;
     for (auto& stage : stages_) {
@@ -166,8 +163,8 @@ class SmPlatformImpl {
     for (sc_core::sc_object* child : object.get_child_objects()) add_reporting_blocks(*child);
   }
 
-  // Every design elaborates its blocks; their stages sit on the path by slot, in the
-  // order the designs were named within a slot.
+  // Every design elaborates its blocks; their stages and the extra ones sit on the path
+  // by their placements (order_operand_path).
   void build_designs() {
     machine_.limits = config_.limits;
     machine_.memory_latency = config_.mem_miss_latency;
@@ -189,10 +186,13 @@ class SmPlatformImpl {
       assembly.next_design(design->name);
       design->build(assembly);
     }
-    auto& placed = assembly.placed();
-    std::stable_sort(placed.begin(), placed.end(),
-                     [](const auto& a, const auto& b) { return a.slot < b.slot; });
-    for (auto& p : placed) stages_.push_back(std::move(p.stage));
+    if (settings_.extra_stages) {
+      assembly.next_design("RunSettings::extra_stages");
+      for (auto& stage : settings_.extra_stages(assembly.context()))
+        assembly.add_stage(std::move(stage), settings_.extra_placement);
+    }
+    for (auto& p : order_operand_path(std::move(assembly.placed())))
+      stages_.push_back(std::move(p.stage));
   }
 
   nlohmann::json operand_path() const {

@@ -11,6 +11,7 @@
 #include "common/errors.h"
 #include "common/params.h"
 #include "common/stat_set.h"
+#include "designs/design_registry.h"
 #include "modules/interfaces/design_context.h"
 #include "modules/interfaces/operand_stage.h"
 #include "modules/interfaces/workload.h"
@@ -28,10 +29,14 @@ struct RunSettings {
   std::string samples_path;    ///< write a time series (samples.csv) when set
   uint64_t sample_cycles = 0;  ///< its interval
   bool progress = false;       ///< print a progress line on stderr (runs longer than a few seconds)
-  /// Builds extra operand-path stages, inserted in order after the designs' own
-  /// stages and before the banks: a hook for experiments and test benches. A stage
-  /// that is also a ReportingBlock appears in stats.json's blocks.
-  std::function<OperandStages()> extra_stages;
+  /// Builds extra operand-path stages from what the platform's blocks see (parameters,
+  /// clock, technology, machine), placed in order at extra_placement: a hook for user
+  /// blocks, experiments and test benches. A stage that is also a ReportingBlock appears
+  /// in stats.json's blocks, one that is also an IssueHook joins the issue stage.
+  std::function<OperandStages(const DesignContext&)> extra_stages;
+  /// Where extra_stages go: by default after every design's stages, before the banks;
+  /// Placement::after("rfv"), Placement::before("wc") ... (designs/design_registry.h).
+  Placement extra_placement = Placement::before("regfile");
 };
 
 class SmPlatformImpl;

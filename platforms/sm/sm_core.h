@@ -85,6 +85,8 @@ class SmCore {
   bool failed() const { return !failure_.empty(); }
   const std::string& failure() const { return failure_; }
   const std::string& failure_kind() const { return failure_kind_; }
+  /// Ends the run with status `kind` and `message`; the first failure stands.
+  void fail(const char* kind, std::string message);
   /// Every warp's state and what it waits for.
   std::string warp_report(uint64_t now) const;
 
@@ -182,7 +184,6 @@ class SmCore {
   uint32_t latency_of(const WarpInst& inst);
   uint64_t next_event_cycle(uint64_t now) const;
   int free_collector(UnitType t) const;
-  void fail(const char* kind, std::string message);
 
   SmConfig config_;
   Workload& workload_;

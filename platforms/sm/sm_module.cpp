@@ -2,7 +2,7 @@
 
 #include <cstdio>
 
-#include "common/log.h"
+#include "modules/interfaces/log.h"
 #include "power/tech_scaling.h"
 
 namespace warpreg {
@@ -40,10 +40,13 @@ uint64_t SmModule::access(RfTransaction& txn, uint64_t cycle) {
   }
   sc_core::sc_time delay = clock_.cycles(cycle - synced_cycle_);
   rf_socket->b_transport(txn.payload(), delay);
+  // A refusal on the operand path (a block's warning names the block and the fault) ends
+  // the run with status tlm_error, as a failed integrity check does: no abort.
   if (txn.payload().is_response_error())
-    SC_REPORT_FATAL(
-        "warpreg/sm",
-        ("register-file access failed: " + txn.payload().get_response_string()).c_str());
+    core_.fail("tlm_error", std::string(name()) + ": a register " +
+                                std::string(to_string(txn.access().kind)) + " of warp slot " +
+                                std::to_string(txn.access().warp_slot) + " was refused with " +
+                                txn.payload().get_response_string());
   return clock_.cycle_of(delay) + synced_cycle_;
 }
 

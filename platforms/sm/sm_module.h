@@ -10,8 +10,8 @@
 #include <tlm>
 
 #include "common/cycle_clock.h"
-#include "common/waveform.h"
 #include "modules/interfaces/reporting_block.h"
+#include "modules/interfaces/waveform.h"
 #include "platforms/sm/sm_core.h"
 #include "power/energy.h"
 
@@ -88,7 +88,7 @@ class SmModule : public sc_core::sc_module,
   power::EnergyAccount::EventId buffer_writes_, buffer_reads_;
   uint32_t collector_units_;
   CollectorStats stats_;
-  int log_verbosity_;  ///< --log sm=LEVEL (common/log.h)
+  int log_verbosity_;  ///< --log sm=LEVEL (modules/interfaces/log.h)
 };
 
 }  // namespace warpreg

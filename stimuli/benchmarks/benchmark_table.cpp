@@ -1,15 +1,13 @@
 #include "stimuli/benchmarks/benchmark_table.h"
 
 #include <algorithm>
+#include <cstdlib>
 #include <filesystem>
 #include <nlohmann/json.hpp>
 
+#include "common/data_dir.h"
 #include "modules/interfaces/workload.h"
 #include "stimuli/import/input_file.h"
-
-#ifndef WARPREG_SOURCE_DIR
-#define WARPREG_SOURCE_DIR "."
-#endif
 
 namespace warpreg {
 
@@ -38,14 +36,12 @@ std::string text(const json& row, const char* key, const std::string& where, boo
 
 }  // namespace
 
-std::string benchmark_table_path() {
-  return std::string(WARPREG_SOURCE_DIR) + "/stimuli/benchmarks/benchmarks.json";
-}
+std::string benchmark_table_path() { return data_path("stimuli/benchmarks/benchmarks.json"); }
 
 std::string shared_data_dir() {
-  return (std::filesystem::path(WARPREG_SOURCE_DIR) / ".." / "shared" / "data")
-      .lexically_normal()
-      .string();
+  const char* env = std::getenv("WARPREG_SHARED_DATA");
+  if (env != nullptr && *env != '\0') return env;
+  return (std::filesystem::path(data_dir()) / ".." / "shared" / "data").lexically_normal().string();
 }
 
 std::vector<BenchmarkRow> read_benchmark_table(const std::string& path) {

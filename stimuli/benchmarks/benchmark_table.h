@@ -28,9 +28,10 @@ struct BenchmarkRow {
   std::string note;  ///< how the kernels were matched, or why there is none
 };
 
-/// The shipped table: WARPREG_SOURCE_DIR/stimuli/benchmarks/benchmarks.json.
+/// The shipped table: data_dir()/stimuli/benchmarks/benchmarks.json.
 std::string benchmark_table_path();
-/// Where the table's kernel paths start: WARPREG_SOURCE_DIR/../shared/data.
+/// Where the table's kernel paths start: $WARPREG_SHARED_DATA, else data_dir()/../shared/data
+/// (beside the source tree; PREFIX/share/shared/data for an installation).
 std::string shared_data_dir();
 /// Reads and checks a table (WorkloadError "FILE: rows[N].KEY: message").
 std::vector<BenchmarkRow> read_benchmark_table(const std::string& path);

@@ -9,13 +9,10 @@
 #include <set>
 #include <sstream>
 
+#include "common/data_dir.h"
 #include "common/params.h"
 #include "stimuli/driver/kernel_workload.h"
 #include "stimuli/import/input_file.h"
-
-#ifndef WARPREG_SOURCE_DIR
-#define WARPREG_SOURCE_DIR "."
-#endif
 
 namespace warpreg {
 
@@ -259,7 +256,7 @@ Profile read_profile(const std::string& path) {
   return parse_profile(read_input(path, "profile", input_limits::kMaxProfileBytes), path);
 }
 
-std::string shipped_profile_dir() { return std::string(WARPREG_SOURCE_DIR) + "/stimuli/profiles"; }
+std::string shipped_profile_dir() { return data_path("stimuli/profiles"); }
 
 std::string shipped_profile_path(const std::string& name) {
   return shipped_profile_dir() + "/" + name + ".json";

@@ -53,7 +53,7 @@ struct Profile {
 Profile read_profile(const std::string& path);
 Profile parse_profile(const std::string& text, const std::string& file);
 
-/// Where the shipped profiles live: WARPREG_SOURCE_DIR/stimuli/profiles.
+/// Where the shipped profiles live: data_dir()/stimuli/profiles.
 std::string shipped_profile_dir();
 /// The path of shipped profile NAME: shipped_profile_dir()/NAME.json.
 std::string shipped_profile_path(const std::string& name);

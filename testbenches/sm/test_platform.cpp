@@ -219,7 +219,7 @@ class ProbeStage : public OperandStage, public ReportingBlock {
 nlohmann::json run_with_probe(int corrupt_reg) {
   const Params params = Params::load("baseline", kSmallSynthetic);
   RunSettings settings;
-  settings.extra_stages = [corrupt_reg] {
+  settings.extra_stages = [corrupt_reg](const DesignContext&) {
     OperandStages stages;
     stages.push_back(std::make_unique<ProbeStage>("probe", corrupt_reg));
     return stages;
@@ -248,4 +248,47 @@ TEST_CASE("integrity: a stage that corrupts a register stops the run naming it",
   CHECK(s["integrity"]["mismatches"] == 1);
   CHECK_THAT(s["error"].get<std::string>(),
              Catch::Contains("R3 at PC") && Catch::Contains("lane 5"));
+}
+
+namespace {
+
+/// Refuses the third register read it sees, as a block refuses a payload it cannot serve.
+class RefusingStage : public OperandStage {
+ public:
+  explicit RefusingStage(sc_core::sc_module_name name) : OperandStage(name) {}
+
+ protected:
+  void b_transport(tlm::tlm_generic_payload& payload, sc_core::sc_time& delay) override {
+    RfAccess* access = checked_rf_access(payload, *this);
+    if (access == nullptr) return;
+    if (access->kind == RfAccessKind::Read && ++reads_ == 3) {
+      refuse(payload, tlm::TLM_ADDRESS_ERROR_RESPONSE, *this, "the test refuses this read");
+      return;
+    }
+    initiator->b_transport(payload, delay);
+  }
+
+ private:
+  unsigned reads_ = 0;
+};
+
+}  // namespace
+
+TEST_CASE("operand path: a refused access ends the run with status tlm_error, no abort",
+          "[platform][stage][tlm]") {
+  const Params params = Params::load("baseline", kSmallSynthetic);
+  RunSettings settings;
+  settings.extra_stages = [](const DesignContext&) {
+    OperandStages stages;
+    stages.push_back(std::make_unique<RefusingStage>("refuser"));
+    return stages;
+  };
+  sc_core::sc_report_handler::set_actions(kRefusedPayload, sc_core::SC_DO_NOTHING);
+  SmPlatform platform(params, open_workload("synthetic", params), std::move(settings));
+  const nlohmann::json s = platform.run();
+  CHECK(s["status"] == "tlm_error");
+  CHECK(sc_core::sc_report_handler::get_count(kRefusedPayload) == 1);
+  CHECK_THAT(s["error"].get<std::string>(),
+             Catch::Contains("a register read of warp slot") &&
+                 Catch::Contains("refused with TLM_ADDRESS_ERROR_RESPONSE"));
 }

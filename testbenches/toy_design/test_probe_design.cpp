@@ -8,6 +8,7 @@
 #include "designs/design_registry.h"
 #include "platforms/sm/platform.h"
 #include "stimuli/driver/open_workload.h"
+#include "testbenches/toy_design/probe_design.h"
 
 using namespace warpreg;
 
@@ -48,4 +49,55 @@ TEST_CASE("toy design: an unknown design is refused before elaboration", "[desig
   const Params params = Params::load("baseline", {}, {"prob"});
   CHECK_THROWS_WITH(SmPlatform(params, open_workload("synthetic", params)),
                     Catch::Contains("unknown design 'prob'"));
+}
+
+namespace {
+
+/// The operand path of preset `preset` with one probe stage placed at `where`.
+nlohmann::json path_with_probe(const std::string& preset, const Placement& where) {
+  const Params params = Params::load(preset, {});
+  RunSettings settings;
+  settings.extra_placement = where;
+  settings.extra_stages = [](const DesignContext& context) {
+    OperandStages stages;
+    stages.push_back(std::make_unique<testing::ProbeStage>("probe", context));
+    return stages;
+  };
+  SmPlatform platform(params, open_workload("synthetic", params), std::move(settings));
+  return platform.describe()["operand_path"];
+}
+
+}  // namespace
+
+TEST_CASE("toy design: a user stage goes right after a named stage", "[designs][toy][placement]") {
+  CHECK(path_with_probe("wrf", Placement::after("tric")) ==
+        nlohmann::json({"sm.collectors", "crossbar", "tric", "probe", "coma", "regfile"}));
+}
+
+TEST_CASE("toy design: a user stage goes right before a named stage", "[designs][toy][placement]") {
+  CHECK(path_with_probe("wrf", Placement::before("tric")) ==
+        nlohmann::json({"sm.collectors", "crossbar", "probe", "tric", "coma", "regfile"}));
+}
+
+TEST_CASE("toy design: a user stage goes first after the crossbar or last before the banks",
+          "[designs][toy][placement]") {
+  CHECK(path_with_probe("wrf", Placement::after("crossbar")) ==
+        nlohmann::json({"sm.collectors", "crossbar", "probe", "tric", "coma", "regfile"}));
+}
+
+TEST_CASE("toy design: a placement naming no stage on the path is refused naming it",
+          "[designs][toy][placement][bad-input]") {
+  CHECK_THROWS_WITH(path_with_probe("wrf", Placement::after("wc")),
+                    Catch::Contains("stage 'probe'") && Catch::Contains("after wc") &&
+                        Catch::Contains("no stage 'wc' is on the operand path (crossbar, tric, "
+                                        "coma, probe, regfile)"));
+}
+
+TEST_CASE("placement: parsed from text, refused with the option named", "[designs][placement]") {
+  CHECK(Placement::parse("after rfv", "mine.place").text() == "after rfv");
+  CHECK(Placement::parse("before wc", "mine.place").is_before());
+  CHECK(Placement::parse("codec", "mine.place").slot() == PathSlot::Codec);
+  CHECK_THROWS_WITH(Placement::parse("beside tric", "mine.place"),
+                    Catch::Contains("mine.place = 'beside tric'"));
+  CHECK_THROWS_WITH(Placement::parse("after", "mine.place"), Catch::Contains("expected"));
 }

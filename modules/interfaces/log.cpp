@@ -1,4 +1,4 @@
-#include "common/log.h"
+#include "modules/interfaces/log.h"
 
 #include <algorithm>
 #include <cstdio>

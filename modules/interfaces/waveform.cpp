@@ -1,4 +1,4 @@
-#include "common/waveform.h"
+#include "modules/interfaces/waveform.h"
 
 #include <systemc>
 
