@@ -36,6 +36,13 @@ for experiment in rf-shrink rfv-energy wc-benchmarks wrf-savings; do
   echo "$experiment: $(($(wc -l <"$dir/results.csv") - 1)) points, $(ls "$dir"/figures/*.png | wc -l) figures"
 done
 
+stage "Fidelity report (quick)"
+# Issue 17's report in its quick form (seconds): every row, written to the build folder
+# (the full run writes docs/fidelity.md).
+./build/warpreg experiment fidelity --quick --out build/fidelity-quick >/dev/null
+test -s build/fidelity-quick/fidelity.csv || { echo "missing: build/fidelity-quick/fidelity.csv"; exit 1; }
+echo "fidelity: $(($(wc -l <build/fidelity-quick/fidelity.csv) - 1)) rows"
+
 stage "Sanitizer build"
 # -O1 -g1: half the compile time of -O2 -g, and still line numbers in sanitizer reports.
 cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=RelWithDebInfo "-DCMAKE_CXX_FLAGS_RELWITHDEBINFO=-O1 -g1 -DNDEBUG" \
