@@ -46,6 +46,13 @@ stage "Design pairs"
 # the refused pairs refused (docs/composition.md has the full matrix).
 python3 scripts/composition_matrix.py --check --kernels hotspot LPS >/dev/null
 
+stage "Fidelity report (quick)"
+# Issue 17's report in its quick form (seconds): every row, written to the build folder
+# (the full run writes docs/fidelity.md).
+./build/warpreg experiment fidelity --quick --out build/fidelity-quick >/dev/null
+test -s build/fidelity-quick/fidelity.csv || { echo "missing: build/fidelity-quick/fidelity.csv"; exit 1; }
+echo "fidelity: $(($(wc -l <build/fidelity-quick/fidelity.csv) - 1)) rows"
+
 stage "Sanitizer build"
 # -O1 -g1: half the compile time of -O2 -g, and still line numbers in sanitizer reports.
 # Static libraries only: the Release build and the install check cover the shared ones.

@@ -69,6 +69,31 @@ int plot_command(const po::variables_map& vm) {
   return kExitOk;
 }
 
+/// `warpreg experiment fidelity`: the report of issue 17, by scripts/fidelity.py, which runs
+/// the experiments experiments/fidelity/rows.json names one at a time. The full run writes
+/// docs/fidelity.md; --quick writes DIR/fidelity.md (CI), leaving docs/ alone.
+static int fidelity_report(const po::variables_map& vm) {
+  const bool quick = vm["quick"].as<bool>();
+  const std::string dir = vm.count("out")
+                              ? vm["out"].as<std::string>()
+                              : std::string("out/experiments/fidelity") + (quick ? "-quick" : "");
+  const int jobs = vm["jobs"].as<int>();
+  std::string command = shell_quote(python()) + " " +
+                        shell_quote(WARPREG_SOURCE_DIR "/scripts/fidelity.py") + " --binary " +
+                        shell_quote(self_binary()) + " --out " + shell_quote(dir) + " --jobs " +
+                        std::to_string(jobs > 0 ? jobs : 2);
+  if (quick)
+    command += " --quick";
+  else
+    command += " --doc " + shell_quote(WARPREG_SOURCE_DIR "/docs/fidelity.md");
+  const int rc = std::system(command.c_str());
+  if (rc == -1 || !WIFEXITED(rc) || WEXITSTATUS(rc) != 0) {
+    print_error("the fidelity report failed (the script's message is above): " + command);
+    return kExitFailed;
+  }
+  return kExitOk;
+}
+
 po::options_description experiment_options() {
   po::options_description desc("Options of 'warpreg experiment'", kHelpWidth, kHelpWidth / 2);
   desc.add_options()("name", po::value<std::string>()->value_name("NAME"),
@@ -105,11 +130,12 @@ int experiment_command(const po::variables_map& vm) {
     return kExitOk;
   }
   const std::string name = vm["name"].as<std::string>();
+  if (name == "fidelity") return fidelity_report(vm);
   const fs::path spec_file = fs::path(experiments_dir()) / (name + ".json");
   if (!fs::exists(spec_file)) {
     std::string names;
     for (const auto& n : experiment_names()) names += (names.empty() ? "" : ", ") + n;
-    throw UsageError("unknown experiment '" + name + "'; experiments: " + names);
+    throw UsageError("unknown experiment '" + name + "'; experiments: " + names + ", fidelity");
   }
   const bool quick = vm["quick"].as<bool>();
   const std::string dir = vm.count("out") ? vm["out"].as<std::string>()

@@ -21,6 +21,8 @@ constexpr unsigned kMaxSrc = 4;
 /// Architected register ids run 0..254; 255 is the zero register (RZ, never stored).
 constexpr uint16_t kZeroRegister = 255;
 constexpr unsigned kMaxArchRegisters = 255;
+/// WarpInst::local_word of an instruction that is not a spill or fill.
+constexpr uint16_t kNoLocalWord = 0xffff;
 
 struct WarpInst {
   uint64_t pc = 0;
@@ -32,6 +34,9 @@ struct WarpInst {
   std::array<uint16_t, kMaxSrc> src{};
   /// Index into WarpStream::values of the value of dst[0]; dst[k] is at value_index + k.
   uint32_t value_index = 0;
+  /// A spill store or fill load (compiler spill code): the thread's local-memory word it
+  /// accesses (a warp's 32 words are one 128-byte line); kNoLocalWord otherwise.
+  uint16_t local_word = kNoLocalWord;
 
   /// A destination register (not RZ) named twice, or kZeroRegister when there is none.
   uint16_t repeated_destination() const {

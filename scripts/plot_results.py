@@ -2,6 +2,7 @@
 """Draws a sweep's figures from its results.csv, as PNG and SVG.
 
     plot_results.py DIR/results.csv --spec DIR/sweep.json --out DIR/figures [--plot NAME]
+                    [--values FILE]
 
 Each entry of the spec's "plots" list is one figure (docs/sweeps.md):
 
@@ -11,7 +12,10 @@ Each entry of the spec's "plots" list is one figure (docs/sweeps.md):
      "paper": {"label": "seed 001 Fig. 9", "values": [{"x": X, "y": Y, "series": S}, ...]}}
 
 Rows that share x and series (for example several seeds) are averaged; the spread is
-drawn as an error bar. Values a paper reports are drawn beside ours: hatched grey bars
+drawn as an error bar. A baseline row (its own baseline, so every norm.* column is 1) is
+left out of a norm.* bar or point that also holds other rows: a per-workload figure of a
+design against its baseline shows the design, not the mean of the design and 1.
+--values writes what was drawn as JSON: {figure: {series: {x: mean}}}. Values a paper reports are drawn beside ours: hatched grey bars
 in bar charts, hollow markers on a dashed line in line charts. Needs matplotlib
 (Debian: python3-matplotlib).
 """
@@ -110,12 +114,21 @@ def series_of(plot, rows):
     return groups
 
 
+def is_own_baseline(row):
+    return row.get("baseline") not in (None, "") and row.get("baseline") == row.get("point")
+
+
 def aggregate(plot, rows, y, series_value):
     series = plot.get("series")
+    selected = [r for r in rows if not series or r[series] == series_value]
+    # norm.* of a baseline row is 1 by definition: where it shares x with the rows
+    # normalised to it, it is not one of the values the bar shows.
+    if y.startswith("norm."):
+        shared = {r[plot["x"]] for r in selected if not is_own_baseline(r)}
+        selected = [r for r in selected
+                    if not (is_own_baseline(r) and r[plot["x"]] in shared)]
     by_x = {}
-    for r in rows:
-        if series and r[series] != series_value:
-            continue
+    for r in selected:
         value = number(r.get(y))
         if value is None:
             continue
@@ -137,7 +150,12 @@ def paper_values(plot, y, series_value, multiple_y):
     return out
 
 
-def draw_bar(ax, plot, rows):
+def record(drawn, label, xs, means):
+    if drawn is not None:
+        drawn[label] = {x: m for x, m in zip(xs, means) if m is not None}
+
+
+def draw_bar(ax, plot, rows, drawn=None):
     xs = sorted(ordered_unique(r[plot["x"]] for r in rows), key=sort_key)
     groups = series_of(plot, rows)
     multiple_y = isinstance(plot["y"], list) and len(plot["y"]) > 1
@@ -147,6 +165,7 @@ def draw_bar(ax, plot, rows):
         stats = [mean_spread(data.get(x, [])) for x in xs]
         style = {"color": COLOURS[i % len(COLOURS)], "hatch": HATCHES[i % len(HATCHES)]}
         bars.append((label, [s[0] for s in stats], [s[1] for s in stats], style))
+        record(drawn, label, xs, [s[0] for s in stats])
         paper = paper_values(plot, y, sv, multiple_y)
         if paper:
             heights = [paper.get(x) for x in xs]
@@ -179,13 +198,14 @@ def draw_bar(ax, plot, rows):
         ax.axhline(1.0, color="black", linewidth=0.8)
 
 
-def draw_line(ax, plot, rows):
+def draw_line(ax, plot, rows, drawn=None):
     groups = series_of(plot, rows)
     multiple_y = isinstance(plot["y"], list) and len(plot["y"]) > 1
     for i, (label, y, sv) in enumerate(groups):
         data = aggregate(plot, rows, y, sv)
         xs = sorted((x for x in data if number(x) is not None), key=number)
         stats = [mean_spread(data[x]) for x in xs]
+        record(drawn, label, xs, [s[0] for s in stats])
         colour = COLOURS[i % len(COLOURS)]
         ax.plot([number(x) for x in xs], [s[0] for s in stats], marker=MARKERS[i % len(MARKERS)],
                 color=colour, label=label, linewidth=1.2, markersize=4)
@@ -206,14 +226,14 @@ def draw_line(ax, plot, rows):
         ax.set_xscale(plot["xscale"])
 
 
-def draw(plot, rows, out_dir):
+def draw(plot, rows, out_dir, drawn=None):
     for column in [plot["x"], plot.get("series")] + (
             plot["y"] if isinstance(plot["y"], list) else [plot["y"]]):
         if column and rows and column not in rows[0]:
             sys.exit(f"plot_results.py: figure {plot['name']}: no column '{column}' in results.csv")
     categories = len({r[plot["x"]] for r in rows}) if plot["kind"] == "bar" else 0
     fig, ax = plt.subplots(figsize=(max(5.0, 0.45 * categories), 3.0))
-    (draw_bar if plot["kind"] == "bar" else draw_line)(ax, plot, rows)
+    (draw_bar if plot["kind"] == "bar" else draw_line)(ax, plot, rows, drawn)
     ax.set_xlabel(plot.get("xlabel", plot["x"]))
     ax.set_ylabel(plot.get("ylabel", plot["y"] if isinstance(plot["y"], str) else "value"))
     if plot.get("title"):
@@ -235,6 +255,7 @@ def main():
     parser.add_argument("--spec", required=True, help="sweep.json of the sweep folder")
     parser.add_argument("--out", required=True, help="folder for NAME.png and NAME.svg")
     parser.add_argument("--plot", help="draw only this figure")
+    parser.add_argument("--values", help="also write the drawn means to this JSON file")
     args = parser.parse_args()
 
     with open(args.spec) as f:
@@ -244,14 +265,19 @@ def main():
         sys.exit(f"plot_results.py: {args.results} has no rows")
     os.makedirs(args.out, exist_ok=True)
     drawn = 0
+    values = {}
     for plot in plots:
         if args.plot and plot["name"] != args.plot:
             continue
-        for path in draw(plot, rows, args.out):
+        values[plot["name"]] = {}
+        for path in draw(plot, rows, args.out, values[plot["name"]]):
             print(path)
         drawn += 1
     if args.plot and not drawn:
         sys.exit(f"plot_results.py: no figure named {args.plot} in {args.spec}")
+    if args.values:
+        with open(args.values, "w") as f:
+            json.dump(values, f, indent=1, sort_keys=True)
 
 
 if __name__ == "__main__":

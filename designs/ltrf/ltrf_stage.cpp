@@ -24,7 +24,8 @@ LtrfConfig LtrfConfig::from(const DesignContext& context) {
   k.mode = ltrf.mode;
   k.max_warps = context.machine.limits.max_warps;
   k.regs_per_warp = context.occupancy.regs_per_warp();
-  k.rfc_shared = ltrf.rfc_sharing == RfcSharing::Shared;
+  k.rfc_shared = k.mode == LtrfMode::Rfc && ltrf.rfc_sharing == RfcSharing::Shared;
+  c.active_pool = ltrf.active_pool;
   k.miss_cycles =
       ltrf.miss_cycles > 0 ? ltrf.miss_cycles.get() : 2 * context.machine.load_hit_latency;
   c.cache.banks = cache.regs_per_interval;
@@ -37,7 +38,7 @@ LtrfConfig LtrfConfig::from(const DesignContext& context) {
   c.allocation.table_entries = allocation.max_regs_per_thread;
   c.allocation.lookup_cycles = allocation.lookup_cycles;
   c.allocation.read_ports = allocation.wcb_read_ports;
-  if (!c.caches()) return c;
+  if (!c.controls()) return c;
   if (c.cache.entries_per_bank > k.max_warps)
     throw ConfigError("ltrf.active_warps = " + std::to_string(c.cache.entries_per_bank) +
                       " exceeds sm.max_warps = " + std::to_string(k.max_warps));
@@ -85,13 +86,22 @@ LtrfStage::LtrfStage(sc_core::sc_module_name name, const LtrfConfig& config,
       energy_(this->name(), clock.ns_per_cycle()) {
   for (uint32_t s = 0; s < config_.core.max_warps; ++s)
     phys_base_[s] = s * config_.core.regs_per_warp;
-  if (!config_.caches()) return;
+  if (!config_.controls()) return;
   try {
+    MainRegisterFile& main = *this;
+    if (!config_.caches()) {
+      // BL and Ideal on the paper's scheduler: the pool's warp-offset slots and nothing
+      // in them (no storage or energy is reported for either).
+      pool_slots_ = std::make_unique<AddressAllocationCore>(config_.allocation);
+      no_cache_ = std::make_unique<RegisterFileCacheCore>(config_.cache);
+      core_ = std::make_unique<LtrfCore>(config_.core, std::vector<RegisterSet>{}, *pool_slots_,
+                                         *no_cache_, main);
+      return;
+    }
     allocation_ = std::make_unique<AddressAllocationModule>("address_allocation_unit",
-                                                            config_.allocation, clock_);
+                                                            config_.allocation, tech, clock_);
     cache_ = std::make_unique<RegisterFileCacheModule>("register_file_cache", config_.cache, tech,
                                                        clock_);
-    MainRegisterFile& main = *this;
     core_ = std::make_unique<LtrfCore>(config_.core, program_.interval_sets(), allocation_->core(),
                                        cache_->core(), main);
   } catch (const std::invalid_argument& e) {
@@ -156,13 +166,20 @@ bool LtrfStage::check(tlm::tlm_generic_payload& payload) {
 void LtrfStage::b_transport(tlm::tlm_generic_payload& payload, sc_core::sc_time& delay) {
   if (!check(payload)) return;
   RfAccess& a = rf_access_of(payload);
-  if (!core_) {
-    // Mode direct: the main register file serves everything.
+  if (!config_.caches()) {
+    // Mode direct: the main register file serves everything; the active pool (if any)
+    // learns of launches, retirements and the results its loads wait for.
     if (a.kind == RfAccessKind::Read) {
       ++direct_.read_misses;
       ++direct_.main_reads;
     } else if (a.kind == RfAccessKind::Write) {
       ++direct_.main_writes;
+      if (core_ && a.warp_slot < config_.core.max_warps && a.arch_reg < config_.core.regs_per_warp)
+        core_->result_arrived(a.warp_slot, a.arch_reg);
+    } else if (core_ && a.kind == RfAccessKind::Launch) {
+      core_->launch(a.warp_slot, clock_.cycle_at(delay));
+    } else if (core_ && a.kind == RfAccessKind::Retire) {
+      core_->retire(a.warp_slot, clock_.cycle_at(delay));
     }
     initiator->b_transport(payload, delay);
     return;
@@ -277,12 +294,18 @@ uint64_t LtrfStage::write(uint32_t slot, uint16_t reg, uint64_t cycle, const War
 
 nlohmann::json LtrfStage::stats(uint64_t end_cycle) {
   energy_.finish(end_cycle);
-  const LtrfCore::Counters& c = core_ ? core_->counters() : direct_;
+  LtrfCore::Counters c = core_ ? core_->counters() : direct_;
+  if (!config_.caches()) {
+    c.read_misses = direct_.read_misses;
+    c.main_reads = direct_.main_reads;
+    c.main_writes = direct_.main_writes;
+  }
   LtrfStats& s = stats_;
   s.mode.set(to_string(config_.core.mode));
   s.main_rf_config.set(config_.main_rf_config);
   s.main_rf_latency_multiplier.set(config_.main_rf.latency_multiplier);
-  s.storage_bits.set(core_ ? core_->bit_vector_bits(config_.allocation.table_entries) : 0);
+  s.storage_bits.set(config_.caches() ? core_->bit_vector_bits(config_.allocation.table_entries)
+                                      : 0);
   s.prefetches.set(c.prefetches);
   s.activations.set(c.activations);
   s.deactivations.set(c.deactivations);
@@ -314,12 +337,13 @@ nlohmann::json LtrfStage::stats(uint64_t end_cycle) {
 
 nlohmann::json LtrfStage::describe() const {
   const MainRfTechnology& t = main_rf_technology(config_.main_rf_config);
-  const uint64_t vectors = core_ ? core_->bit_vector_bits(config_.allocation.table_entries) : 0;
+  const uint64_t vectors =
+      config_.caches() ? core_->bit_vector_bits(config_.allocation.table_entries) : 0;
   return {
       {"storage_bits", {{"warp_control_block_bit_vectors", vectors}, {"total", vectors}}},
       {"organisation",
        {{"mode", to_string(config_.core.mode)},
-        {"active_warps", config_.caches() ? config_.cache.entries_per_bank : 0},
+        {"active_warps", config_.controls() ? config_.cache.entries_per_bank : 0},
         {"registers_per_interval", config_.caches() ? config_.cache.banks : 0},
         {"prefetch_unit", config_.strands ? "strand" : "interval"},
         {"rfc_sharing", config_.core.rfc_shared ? "shared" : "pool"},

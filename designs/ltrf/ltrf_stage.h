@@ -42,6 +42,9 @@ struct LtrfConfig {
   RegFileTechnology main_rf;           ///< what the design states to the platform
   bool strands = false;  ///< prefetch units are strands (§6.6), not register-intervals
   bool caches() const { return core.mode != LtrfMode::Direct; }
+  /// The controller runs: a cache, or the active pool alone (mode direct, ltrf.active_pool).
+  bool controls() const { return caches() || active_pool; }
+  bool active_pool = true;  ///< mode direct: the two-level active pool without a cache
   /// From the ltrf.* parameter sets and the machine. Throws ConfigError naming the option.
   static LtrfConfig from(const DesignContext& context);
 };
@@ -157,6 +160,9 @@ class LtrfStage : public OperandStage,
   std::unique_ptr<AddressAllocationModule> allocation_;
   std::unique_ptr<RegisterFileCacheModule> cache_;
   std::unique_ptr<LtrfCore> core_;
+  /// Mode direct with the active pool: the pool's slots, with no cache behind them.
+  std::unique_ptr<AddressAllocationCore> pool_slots_;
+  std::unique_ptr<RegisterFileCacheCore> no_cache_;
   LtrfCore::Counters direct_;  ///< mode direct: the accesses passed on
   /// Per warp: the PC last asked about and its interval (a warp asks every cycle).
   struct AskedPc {

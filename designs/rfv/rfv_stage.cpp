@@ -54,6 +54,9 @@ RfvStage::RfvStage(sc_core::sc_module_name name, const DesignContext& context)
       energy_.add_event("pbr_decodes", "pbr metadata instructions fetched and decoded", decode_pj);
 
   const RenamingConfig& r = table_.core().config();
+  touched_.assign(r.physical_registers, false);
+  pending_.assign(size_t(r.max_warps) * r.max_regs_per_thread, 0);
+  reserved_per_bank_.assign(r.rf_banks, 0);
   const uint32_t subarrays = r.rf_banks * r.subarrays_per_bank();
   subarray_on_.assign(subarrays, true);
   subarray_ready_.assign(subarrays, 0);
@@ -116,6 +119,9 @@ void RfvStage::note_occupancy(uint32_t phys, uint64_t cycle) {
   }
   const RenamingTable& t = table_.core();
   last_mapped_ = t.mapped_registers();
+  peak_allocated_ = std::max<uint64_t>(peak_allocated_,
+                                       last_mapped_ + uint64_t{resident_warps_} * t.exempt_count());
+  peak_baseline_ = std::max<uint64_t>(peak_baseline_, uint64_t{resident_warps_} * regs_per_thread_);
   if (!params_.power_gating || phys == kNoPhysical) return;
   const uint32_t sub = subarray_index(phys);
   const uint32_t bank = RenamingTable::bank_of_physical(phys, t.config().rf_banks);
@@ -154,6 +160,10 @@ void RfvStage::send(RfAccessKind kind, uint32_t slot, uint16_t reg, uint32_t phy
 uint32_t RfvStage::allocate(uint32_t slot, uint16_t reg, uint64_t cycle) {
   const uint32_t phys = table_.allocate(static_cast<uint16_t>(slot), reg);
   if (phys == kNoPhysical) return phys;
+  if (!touched_[phys]) {
+    touched_[phys] = true;
+    ++touched_count_;
+  }
   balance_.allocated(warps_[slot].cta_slot);
   note_occupancy(phys, cycle);
   send(RfAccessKind::Launch, slot, reg, phys, 1, nullptr, cycle);
@@ -178,9 +188,43 @@ bool RfvStage::destinations_fit(uint32_t slot, const WarpInst& inst) const {
     const uint16_t r = inst.dst[k];
     if (r == kZeroRegister || t.lookup(static_cast<uint16_t>(slot), r) != kNoPhysical) continue;
     const uint32_t bank = t.compiler_bank(static_cast<uint16_t>(slot), r) % banks;
-    if (++need[bank] > t.free_in_bank(bank)) return false;
+    if (++need[bank] + reserved_per_bank_[bank] > t.free_in_bank(bank)) return false;
   }
   return true;
+}
+
+bool RfvStage::handle_metadata(uint32_t slot, WarpState& w, const WarpInst& inst, uint64_t now) {
+  if (params_.mode != RfvMode::Compiler) return false;
+  const RfvProgram::Inst* info = compiled_.program.find(inst.pc);
+  if (info == nullptr) return false;
+  const bool takes_slot = params_.metadata_issue == RfvMetadataIssue::Slot;
+  // pbrs are always fetched: each releases its registers as it is decoded.
+  while (w.pbrs_done < info->pbr_count) {
+    for (uint16_t r : compiled_.program.pbr(info->pbr_first + w.pbrs_done).regs) {
+      if (table_.core().lookup(static_cast<uint16_t>(slot), r) != kNoPhysical) {
+        release(slot, r, now);
+        ++stats_.released_by_pbr;
+      } else if (!table_.core().is_exempt(r) && pending(slot, r) == kReserved) {
+        // Its value is still on its way to the register file and nothing reads it.
+        pending(slot, r) = kReservedDead;
+      }
+    }
+    ++w.pbrs_done;
+    ++stats_.pbr_fetches;
+    energy_.count(pbr_decodes_);
+    if (takes_slot) return true;
+  }
+  if (info->first_of_pir && !w.pir_done) {
+    w.pir_done = true;
+    const uint64_t pir_pc = compiled_.program.pir_pc(info->pir);
+    if (!flag_cache_->probe(pir_pc)) {
+      flag_cache_->fill(pir_pc, compiled_.program.pir_flags(info->pir));
+      ++stats_.pir_fetches;
+      energy_.count(pir_decodes_);
+      if (takes_slot) return true;
+    }
+  }
+  return false;
 }
 
 IssueVerdict RfvStage::before_issue(uint32_t slot, uint32_t cta_slot, uint32_t index,
@@ -193,40 +237,17 @@ IssueVerdict RfvStage::before_issue(uint32_t slot, uint32_t cta_slot, uint32_t i
     w.pbrs_done = 0;
     w.pir_done = false;
   }
-  if (params_.mode == RfvMode::Compiler) {
-    if (const RfvProgram::Inst* info = compiled_.program.find(inst.pc)) {
-      // pbrs are always fetched: each releases its registers as it issues.
-      if (w.pbrs_done < info->pbr_count) {
-        for (uint16_t r : compiled_.program.pbr(info->pbr_first + w.pbrs_done).regs) {
-          if (table_.core().lookup(static_cast<uint16_t>(slot), r) != kNoPhysical) {
-            release(slot, r, now);
-            ++stats_.released_by_pbr;
-          }
-        }
-        ++w.pbrs_done;
-        ++stats_.pbr_fetches;
-        energy_.count(pbr_decodes_);
-        return IssueVerdict::Metadata;
-      }
-      if (info->first_of_pir && !w.pir_done) {
-        w.pir_done = true;
-        const uint64_t pir_pc = compiled_.program.pir_pc(info->pir);
-        if (!flag_cache_->probe(pir_pc)) {
-          flag_cache_->fill(pir_pc, compiled_.program.pir_flags(info->pir));
-          ++stats_.pir_fetches;
-          energy_.count(pir_decodes_);
-          return IssueVerdict::Metadata;
-        }
-      }
-    }
-  }
+  if (handle_metadata(slot, w, inst, now)) return IssueVerdict::Metadata;
   const uint32_t allowed = balance_.allowed_cta(table_.core().free_registers());
   if (allowed != RegisterBalance::kAnyCta && allowed != cta_slot) {
     ++stats_.throttled_issues;
     return IssueVerdict::Wait;
   }
   if (!destinations_fit(slot, inst)) {
-    ++stats_.allocation_waits;
+    if (params_.allocate_at == RfvAllocation::AtWrite)
+      ++stats_.reservation_waits;
+    else
+      ++stats_.allocation_waits;
     return IssueVerdict::Wait;
   }
   return IssueVerdict::Issue;
@@ -236,14 +257,20 @@ void RfvStage::issued(uint32_t slot, uint32_t /*cta_slot*/, const WarpInst& inst
   WarpState& w = warps_[slot];
   w.meta_index = ~0u;
   ++stats_.warp_instructions;
-  // Destinations get their physical register now, so that the writeback always finds
-  // one (the paper allocates at the write; a few cycles earlier here).
+  // Unmapped destinations get a register now (allocate_at = issue) or a slot of their
+  // bank reserved for the writeback (allocate_at = write, the paper's), so that the write
+  // always finds one.
+  const RenamingTable& t = table_.core();
   for (unsigned k = 0; k < inst.num_dst; ++k) {
     const uint16_t r = inst.dst[k];
-    if (r == kZeroRegister || table_.core().lookup(static_cast<uint16_t>(slot), r) != kNoPhysical)
-      continue;
-    if (allocate(slot, r, now) == kNoPhysical)
+    if (r == kZeroRegister || t.lookup(static_cast<uint16_t>(slot), r) != kNoPhysical) continue;
+    if (params_.allocate_at == RfvAllocation::AtWrite) {
+      uint8_t& p = pending(slot, r);
+      if (p == 0) ++reserved_per_bank_[t.compiler_bank(static_cast<uint16_t>(slot), r)];
+      p = kReserved;
+    } else if (allocate(slot, r, now) == kNoPhysical) {
       throw std::logic_error("rfv: issued an instruction whose destination has no register");
+    }
   }
   w.release_count = 0;
   if (params_.mode != RfvMode::Compiler) return;
@@ -318,7 +345,7 @@ bool RfvStage::refill(uint32_t slot, uint64_t now) {
   for (const auto& [reg, value] : w.spill_store)
     ++need[t.compiler_bank(static_cast<uint16_t>(slot), reg)];
   for (uint32_t b = 0; b < need.size(); ++b)
-    if (need[b] != 0 && need[b] + 1 > t.free_in_bank(b)) return false;
+    if (need[b] != 0 && need[b] + 1 + reserved_per_bank_[b] > t.free_in_bank(b)) return false;
   for (auto& [reg, value] : w.spill_store) {
     const uint32_t phys = allocate(slot, reg, now);
     send(RfAccessKind::Write, slot, reg, phys, 1, &value, now);
@@ -362,6 +389,12 @@ void RfvStage::launch_warp(uint16_t slot, uint16_t cta_slot, uint64_t cycle) {
   ++resident_warps_;
   // The warp's exempt registers hold values from now on: N x warp + [0, N).
   const uint32_t exempt = table_.core().exempt_count();
+  for (uint32_t p = slot * exempt; p < (slot + 1u) * exempt; ++p) {
+    if (touched_[p]) continue;
+    touched_[p] = true;
+    ++touched_count_;
+  }
+  note_occupancy(kNoPhysical, cycle);
   if (exempt != 0)
     send(RfAccessKind::Launch, slot, kZeroRegister, slot * exempt, exempt, nullptr, cycle);
 }
@@ -369,6 +402,9 @@ void RfvStage::launch_warp(uint16_t slot, uint16_t cta_slot, uint64_t cycle) {
 void RfvStage::retire_warp(uint16_t slot, uint64_t cycle) {
   const RenamingTable& t = table_.core();
   for (uint32_t r = 0; r < t.config().max_regs_per_thread; ++r) {
+    uint8_t& p = pending(slot, static_cast<uint16_t>(r));
+    if (p != 0) --reserved_per_bank_[t.compiler_bank(slot, static_cast<uint16_t>(r))];
+    p = 0;
     if (t.is_exempt(static_cast<uint16_t>(r)) ||
         t.lookup(slot, static_cast<uint16_t>(r)) == kNoPhysical)
       continue;
@@ -391,6 +427,23 @@ bool RfvStage::translate(tlm::tlm_generic_payload& payload, RfAccess& a, sc_core
   const RenamingTableModule::Translation t = table_.translate(slot, a.arch_reg, unit, cycle);
   uint32_t phys = t.phys;
   delay += clock_.cycles(t.cycles);
+  if (phys == kNoPhysical && a.kind == RfAccessKind::Write && a.arch_reg < kZeroRegister &&
+      pending(slot, a.arch_reg) != 0) {
+    // allocate_at = write: the register reserved at issue is taken now, unless a pbr
+    // found the value dead while it was in flight.
+    uint8_t& p = pending(slot, a.arch_reg);
+    const bool dead = p == kReservedDead;
+    p = 0;
+    --reserved_per_bank_[table_.core().compiler_bank(slot, a.arch_reg)];
+    if (dead) {
+      ++stats_.dead_writes;
+      payload.set_response_status(tlm::TLM_OK_RESPONSE);
+      return false;
+    }
+    phys = allocate(slot, a.arch_reg, clock_.cycle_at(delay));
+    if (phys == kNoPhysical)
+      throw std::logic_error("rfv: a reserved destination found its bank full at the write");
+  }
   if (phys == kNoPhysical && a.kind == RfAccessKind::Write) {
     // The issue stage mapped this destination, so the register was released while
     // the instruction was in flight: a pbr at a reconvergence point the warp reached
@@ -493,7 +546,15 @@ nlohmann::json RfvStage::stats(uint64_t end_cycle) {
   stats_.mean_mapped_registers.set(mean_mapped);
   stats_.mean_allocated_registers.set(allocated);
   stats_.mean_baseline_registers.set(baseline);
-  stats_.allocation_reduction.set(baseline > 0 ? 1.0 - allocated / baseline : 0.0);
+  stats_.allocation_reduction_mean.set(baseline > 0 ? 1.0 - allocated / baseline : 0.0);
+  stats_.touched_registers.set(touched_count_);
+  stats_.peak_allocated_registers.set(peak_allocated_);
+  stats_.peak_baseline_registers.set(peak_baseline_);
+  const double peak_baseline = double(peak_baseline_);
+  stats_.allocation_reduction.set(peak_baseline > 0 ? 1.0 - double(touched_count_) / peak_baseline
+                                                    : 0.0);
+  stats_.allocation_reduction_peak.set(
+      peak_baseline > 0 ? 1.0 - double(peak_allocated_) / peak_baseline : 0.0);
   const uint64_t metadata = stats_.pir_fetches + stats_.pbr_fetches;
   stats_.dynamic_code_increase.set(
       stats_.warp_instructions ? double(metadata) / double(stats_.warp_instructions) : 0.0);

@@ -37,6 +37,20 @@ enum class RfvMode : uint8_t {
   Hardware   ///< hardware-only renaming: registers are released only at warp exit
 };
 
+/// When a renamed destination gets its physical register.
+enum class RfvAllocation : uint8_t {
+  AtWrite,  ///< at the writeback (seed 000 §7: "allocate on write"); a bank slot is reserved
+            ///< at issue so that the write always finds one
+  AtIssue   ///< when the instruction issues, a few cycles before its write
+};
+
+/// What a pir that misses the release flag cache, or a pbr, costs at the issue stage.
+enum class RfvMetadataIssue : uint8_t {
+  Decode,  ///< fetch and decode only (seed 000 §9.4: "the only overhead ... occurs in
+           ///< decoder logic"): no issue slot
+  Slot     ///< each takes an issue slot of its warp, as an instruction would
+};
+
 /// The design's own parameters (rfv.*); its blocks declare theirs
 /// (RenamingTableParams, ReleaseFlagCacheParams).
 struct RfvParams : ParamSet {
@@ -61,6 +75,25 @@ struct RfvParams : ParamSet {
       "leak rf_gated_leakage_fraction of ON, accounted by the register file) and wakes when a "
       "register is allocated in it.",
       "seed 000 §8.2 (sub-array level power gating of dead registers)"};
+  Choice<RfvAllocation> allocate_at{
+      this,
+      "allocate_at",
+      RfvAllocation::AtWrite,
+      {{"write", RfvAllocation::AtWrite}, {"issue", RfvAllocation::AtIssue}},
+      "When a renamed destination is mapped to a physical register: write = at its writeback, "
+      "the paper's (the issue stage reserves a register of the destination's bank, so the "
+      "write always finds one); issue = when the instruction issues.",
+      "seed 000 §7.1 and DESIGN.md: 'Allocate on write, release on pir/pbr'"};
+  Choice<RfvMetadataIssue> metadata_issue{
+      this,
+      "metadata_issue",
+      RfvMetadataIssue::Decode,
+      {{"decode", RfvMetadataIssue::Decode}, {"slot", RfvMetadataIssue::Slot}},
+      "What a pir missing the release flag cache and a pbr cost at issue: decode = fetch and "
+      "decode energy only, the warp issues its instruction in the same cycle (the paper's); "
+      "slot = each also takes an issue slot of its warp.",
+      "seed 000 §9.4: 'As pbr and pir do not issue any instruction to the execution units, the "
+      "only overhead that is caused by the two added instructions occurs in decoder logic'"};
   Param<uint32_t> wakeup_cycles{
       this,
       "wakeup_cycles",
@@ -94,6 +127,9 @@ struct RfvStats : StatSet {
                           "Reads of a register never written (mapped then)."};
   Counter dead_writes{this, "dead_writes", "writes",
                       "Writebacks to a register a pbr released while the write was in flight."};
+  Counter reservation_waits{this, "reservation_waits", "verdicts",
+                            "Issues held because a destination's bank had no register left "
+                            "beside those reserved for writes in flight (allocate_at = write)."};
   Counter subarray_wakeups{this, "subarray_wakeups", "wake-ups",
                            "Gated sub-arrays woken by an allocation."};
   Counter wake_waits{this, "wake_waits", "accesses",
@@ -110,8 +146,25 @@ struct RfvStats : StatSet {
   Statistic<double> mean_baseline_registers{
       this, "mean_baseline_registers", "registers",
       "Registers the baseline allocates (every register of every resident warp), averaged."};
-  Statistic<double> allocation_reduction{this, "allocation_reduction", "fraction",
-                                         "1 - allocated / baseline registers (Fig. 10)."};
+  Statistic<uint64_t> touched_registers{
+      this, "touched_registers", "registers",
+      "Physical registers used at least once (renamed ones mapped, exempt ones of resident "
+      "warps): seed 000 §9.1's count."};
+  Statistic<uint64_t> peak_allocated_registers{
+      this, "peak_allocated_registers", "registers",
+      "Most registers allocated at once with renaming (mapped plus exempt of resident warps)."};
+  Statistic<uint64_t> peak_baseline_registers{
+      this, "peak_baseline_registers", "registers",
+      "Most registers the baseline allocates at once (every register of every resident warp)."};
+  Statistic<double> allocation_reduction{
+      this, "allocation_reduction", "fraction",
+      "Fig. 10 as the paper counts it: 1 - touched_registers / peak_baseline_registers."};
+  Statistic<double> allocation_reduction_peak{
+      this, "allocation_reduction_peak", "fraction",
+      "1 - peak_allocated_registers / peak_baseline_registers."};
+  Statistic<double> allocation_reduction_mean{
+      this, "allocation_reduction_mean", "fraction",
+      "1 - mean_allocated_registers / mean_baseline_registers: the time average."};
   Statistic<double> dynamic_code_increase{this, "dynamic_code_increase", "fraction",
                                           "pir and pbr fetched per warp instruction (Fig. 13)."};
   Statistic<double> static_code_increase{this, "static_code_increase", "fraction",
@@ -191,6 +244,15 @@ class RfvStage : public OperandStage, public IssueHook, public ReportingBlock, p
                           uint64_t cycle);
   uint32_t subarray_index(uint32_t phys) const;
   bool destinations_fit(uint32_t slot, const WarpInst& inst) const;
+  /// The warp's pir and pbr before instruction `index`: releases, flag-cache probes and
+  /// fills, decode energy. True when one of them takes this issue slot (metadata_issue =
+  /// slot); with decode only, all of them are handled at once.
+  bool handle_metadata(uint32_t slot, WarpState& w, const WarpInst& inst, uint64_t now);
+  /// (slot, reg) is a destination whose write is in flight without a register yet
+  /// (allocate_at = write).
+  uint8_t& pending(uint32_t slot, uint16_t reg) {
+    return pending_[size_t(slot) * table_.core().config().max_regs_per_thread + reg];
+  }
   /// Sends a transaction of the stage's own down the path at `cycle`: Launch / Retire
   /// of physical registers [phys, phys + count), or a spill read / fill write of one.
   void send(RfAccessKind kind, uint32_t slot, uint16_t reg, uint32_t phys, uint32_t count,
@@ -225,6 +287,14 @@ class RfvStage : public OperandStage, public IssueHook, public ReportingBlock, p
   RfTransaction own_txn_;         ///< the stage's own transactions (Launch/Retire, spill/fill)
   /// Time integrals of the mapped registers and resident warps (Fig. 10's allocation).
   uint64_t mapped_cycles_ = 0, resident_warp_cycles_ = 0, occupancy_since_ = 0;
+  /// Fig. 10 as the paper counts it: every physical register ever allocated, and peaks.
+  std::vector<bool> touched_;
+  uint64_t touched_count_ = 0, peak_allocated_ = 0, peak_baseline_ = 0;
+  /// allocate_at = write: per (warp, register) a write in flight without a register
+  /// (kReserved) or one a pbr found dead meanwhile (kReservedDead); per bank, how many.
+  static constexpr uint8_t kReserved = 1, kReservedDead = 2;
+  std::vector<uint8_t> pending_;
+  std::vector<uint32_t> reserved_per_bank_;
 
   RfvStats stats_;
   power::EnergyAccount energy_;

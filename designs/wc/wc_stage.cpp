@@ -231,7 +231,6 @@ void WcStage::write(tlm::tlm_generic_payload& payload, RfAccess& a, sc_core::sc_
   if (a.active_mask != kFullMask) {
     // Divergent: stored uncompressed, after a dummy MOV if the register is compressed.
     ++stats_.divergent_writes;
-    count_similarity(value, a.active_mask, true);
     uint64_t start = cycle;
     if (state_.indicator(phys) != 0) {
       const tlm::tlm_response_status status = dummy_mov(a, bank, start);
@@ -241,8 +240,9 @@ void WcStage::write(tlm::tlm_generic_payload& payload, RfAccess& a, sc_core::sc_
       }
     }
     contents_[phys].merge(value, a.active_mask);
-    divergent_original_bytes_ += kWarpRegisterBytes;
-    divergent_stored_bytes_ += codec().select(contents_[phys]).banks() * bdi::kBankBytes;
+    // Figure 2 bins the register the write leaves: its new lanes beside the kept ones.
+    count_similarity(contents_[phys], true);
+    ratio_bytes_[1].add(codec().select(contents_[phys]));
     const uint32_t slices = state_.slices_of(a.active_mask);
     const uint64_t awake = state_.add_valid(phys, bank, slices, cycle);
     if (awake > start) wakeup_stall_cycles_ += awake - start;
@@ -250,7 +250,7 @@ void WcStage::write(tlm::tlm_generic_payload& payload, RfAccess& a, sc_core::sc_
     payload.set_data_length(popcount(slices) * geometry_.slice_bytes());
     return;
   }
-  count_similarity(value, kFullMask, false);
+  count_similarity(value, false);
   contents_[phys] = value;
   image_ = value;
   bdi::Encoding encoding;
@@ -264,8 +264,7 @@ void WcStage::write(tlm::tlm_generic_payload& payload, RfAccess& a, sc_core::sc_
   const uint64_t compressed_at = clock_.cycle_at(compressed);
   const uint8_t code = codec().indicator_of(encoding);
   ++writes_by_indicator_[code];
-  original_bytes_ += kWarpRegisterBytes;
-  stored_bytes_ += encoding.banks() * bdi::kBankBytes;
+  ratio_bytes_[0].add(encoding);
   const LaneMask lanes = image_lanes(encoding.banks());
   const uint64_t awake = state_.set_valid(phys, bank, state_.slices_of(lanes), cycle);
   if (awake > compressed_at) wakeup_stall_cycles_ += awake - compressed_at;
@@ -280,10 +279,9 @@ void WcStage::write(tlm::tlm_generic_payload& payload, RfAccess& a, sc_core::sc_
   payload.set_data_length(encoding.banks() * bdi::kBankBytes);
 }
 
-void WcStage::count_similarity(const WarpRegister& value, LaneMask active, bool divergent) {
+void WcStage::count_similarity(const WarpRegister& value, bool divergent) {
   auto& bins = similarity_[divergent ? 1 : 0];
   for (unsigned i = 1; i < kWarpSize; ++i) {
-    if (!((active >> i) & 1u) || !((active >> (i - 1)) & 1u)) continue;
     const int64_t d =
         std::llabs(int64_t(int32_t(value.lane[i])) - int64_t(int32_t(value.lane[i - 1])));
     ++bins[d == 0 ? 0 : d <= 128 ? 1 : d <= 32768 ? 2 : 3];
@@ -318,9 +316,14 @@ nlohmann::json WcStage::stats(uint64_t end_cycle) {
   stats_.encoding_share.set(encoding_share);
   stats_.divergent_instruction_share.set(ratio(divergent_instructions_, stats_.warp_instructions));
   stats_.dummy_mov_share.set(ratio(stats_.dummy_movs, stats_.warp_instructions));
+  const RatioBytes& full = ratio_bytes_[0];
+  const RatioBytes& divergent = ratio_bytes_[1];
   stats_.compression_ratio.set(
-      {{"non_divergent", ratio(original_bytes_, stored_bytes_)},
-       {"divergent_if_compressed", ratio(divergent_original_bytes_, divergent_stored_bytes_)}});
+      {{"non_divergent", ratio(full.original, full.compressed)},
+       {"divergent_if_compressed", ratio(divergent.original, divergent.compressed)}});
+  stats_.compression_ratio_banks.set(
+      {{"non_divergent", ratio(full.original, full.banked)},
+       {"divergent_if_compressed", ratio(divergent.original, divergent.banked)}});
   const auto bins = [](const std::array<uint64_t, 4>& b) {
     return nlohmann::json{{"zero", b[0]}, {"le_128", b[1]}, {"le_32k", b[2]}, {"random", b[3]}};
   };

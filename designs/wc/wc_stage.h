@@ -79,12 +79,18 @@ struct WcStageStats : StatSet {
       "Figure 11: dummy MOVs per issued warp instruction; null without instructions."};
   Statistic<nlohmann::json> compression_ratio{
       this, "compression_ratio", "ratio",
-      "Figure 8: non_divergent = 128 B x writes / stored bytes; divergent_if_compressed = the "
-      "same for the register a divergent write leaves, had it been compressed."};
+      "Figure 8 as the paper defines it: non_divergent = 128 B x writes / their compressed "
+      "sizes (Table 1: 4, 35, 66 or 128 bytes); divergent_if_compressed = the same for the "
+      "register a divergent write leaves, had it been compressed."};
+  Statistic<nlohmann::json> compression_ratio_banks{
+      this, "compression_ratio_banks", "ratio",
+      "compression_ratio with each image rounded up to the 16-byte banks it occupies (1, 3, 5 "
+      "or 8 banks): the storage the register file really uses."};
   Statistic<nlohmann::json> similarity{
       this, "similarity", "lane pairs",
-      "Figure 2: successive active-lane distances of written values (zero, le_128, le_32k, "
-      "random), for non_divergent and divergent writes."};
+      "Figure 2: distances between successive lanes of each written register (zero, le_128, "
+      "le_32k, random), for non_divergent and divergent writes; a divergent write's register "
+      "is binned over all its lanes, the kept ones included."};
   Statistic<nlohmann::json> similarity_share{this, "similarity_share", "fraction",
                                              "Figure 2's bins as fractions of their phase."};
   Statistic<nlohmann::json> compressed_register_share{
@@ -152,7 +158,8 @@ class WcStage : public OperandStage,
   /// The dummy MOV: reads and decompresses `a`'s compressed register at `cycle` and
   /// writes it back uncompressed; `cycle` becomes the cycle its write is granted.
   tlm::tlm_response_status dummy_mov(const RfAccess& a, uint32_t bank, uint64_t& cycle);
-  void count_similarity(const WarpRegister& value, LaneMask active, bool divergent);
+  /// Figure 2: bins the distances between successive lanes of `value`.
+  void count_similarity(const WarpRegister& value, bool divergent);
   uint32_t bank_of(const RfAccess& a) const {
     return geometry_.bank_of(a.phys_reg, a.warp_slot, a.arch_reg);
   }
@@ -180,12 +187,20 @@ class WcStage : public OperandStage,
   WcStageStats stats_;
   uint64_t divergent_instructions_ = 0;
   uint64_t wakeup_stall_cycles_ = 0;
-  uint64_t original_bytes_ = 0;            ///< Σ 128 over non-divergent writes
-  uint64_t stored_bytes_ = 0;              ///< Σ banks x 16 they were stored in
-  uint64_t divergent_original_bytes_ = 0;  ///< the same for divergent writes, had the merged
-  uint64_t divergent_stored_bytes_ = 0;    ///< register been compressed (Figure 8)
+  /// Figure 8's bytes: Σ 128 over the writes, Σ of their compressed sizes (Table 1) and Σ
+  /// of the bank bytes those occupy; [0] non-divergent, [1] divergent (had the merged
+  /// register been compressed).
+  struct RatioBytes {
+    uint64_t original = 0, compressed = 0, banked = 0;
+    void add(const bdi::Encoding& e) {
+      original += kWarpRegisterBytes;
+      compressed += e.bytes();
+      banked += e.banks() * bdi::kBankBytes;
+    }
+  };
+  std::array<RatioBytes, 2> ratio_bytes_{};
   std::array<uint64_t, 16> writes_by_indicator_{};  ///< non-divergent writes per encoding
-  /// Figure 2: successive active-lane distances of written values: zero, <= 128, <= 32K,
+  /// Figure 2: successive-lane distances of written registers: zero, <= 128, <= 32K,
   /// random; [0] non-divergent, [1] divergent.
   std::array<std::array<uint64_t, 4>, 2> similarity_{};
 };

@@ -24,6 +24,9 @@ struct RegFileGeometry {
   /// from the completion (TRIC's content check).
   uint32_t read_latency = 1;
   uint32_t write_latency = 1;
+  /// A bank's port takes a new access every cycle (true) or only once the previous one
+  /// has completed its latency (false: LTRF's main register file, seed 004).
+  bool pipelined = true;
 
   uint32_t physical_registers() const { return banks * entries_per_bank; }
   uint32_t slice_bytes() const { return kWarpRegisterBytes / lane_slices; }

@@ -1,21 +1,37 @@
 #include "modules/ltrf/address_allocation_module.h"
 
+#include "power/tech_scaling.h"
+
 namespace warpreg {
 
 WARPREG_REGISTER_STATS(AddressAllocationStats);
 
 AddressAllocationModule::AddressAllocationModule(sc_core::sc_module_name name,
                                                  const AddressAllocationConfig& config,
+                                                 const power::TechTable& tech,
                                                  const CycleClock& clock)
-    : sc_core::sc_module(name), core_(config), energy_(this->name(), clock.ns_per_cycle()) {}
+    : sc_core::sc_module(name), core_(config), energy_(this->name(), clock.ns_per_cycle()) {
+  // A lookup reads one bank number from the WCBs' address tables: rule S3 (docs/power.md)
+  // from the table's wcb_lookup to this unit's bits and table size.
+  tech.value_for(this->name(), "wcb_lookup");
+  const double entry_bytes = bits_for(config.banks) / 8.0;
+  const double table_bytes = double(core_.address_table_bits()) / 8.0;
+  lookups_ = energy_.add_event("wcb_lookups",
+                               "address-table lookups (one bank number per cached operand read)",
+                               power::sram_access_pj(tech, "wcb_lookup", entry_bytes, table_bytes));
+}
 
 uint64_t AddressAllocationModule::storage_bits() const {
   return core_.address_table_bits() + core_.offset_field_bits() + core_.queue_bits();
 }
 
 nlohmann::json AddressAllocationModule::stats(uint64_t end_cycle) {
-  energy_.finish(end_cycle);
   const AddressAllocationCore::Counters& c = core_.counters();
+  if (!counted_) {
+    counted_ = true;
+    energy_.count(lookups_, c.lookups);
+  }
+  energy_.finish(end_cycle);
   stats_.wcb_lookups.set(c.lookups);
   stats_.wcb_port_stalls.set(c.port_stalls);
   stats_.bank_allocations.set(c.bank_allocations);
@@ -48,8 +64,8 @@ nlohmann::json AddressAllocationModule::describe() const {
           {"latency_cycles", {{"lookup", k.lookup_cycles}}},
           {"energy", energy_.describe()},
           {"energy_note",
-           "not priced: the seed gives no energy for the WCB or the allocation queues "
-           "(lookups and allocations are counted)"}};
+           "WCB lookups priced by rule S3 from wcb_lookup; the allocation queues are counted, "
+           "not priced (no value to derive them from)"}};
 }
 
 }  // namespace warpreg

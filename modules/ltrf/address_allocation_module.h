@@ -68,8 +68,9 @@ struct AddressAllocationStats : StatSet {
 class AddressAllocationModule : public sc_core::sc_module, public ReportingBlock {
  public:
   /// Throws std::invalid_argument naming the field of a bad configuration.
+  /// Throws TechError naming the block and key when `tech` lacks wcb_lookup.
   AddressAllocationModule(sc_core::sc_module_name name, const AddressAllocationConfig& config,
-                          const CycleClock& clock);
+                          const power::TechTable& tech, const CycleClock& clock);
 
   /// The unit itself, for the LTRF controller (bound at elaboration).
   AddressAllocationCore& core() { return core_; }
@@ -86,6 +87,8 @@ class AddressAllocationModule : public sc_core::sc_module, public ReportingBlock
 
   AddressAllocationCore core_;
   power::EnergyAccount energy_;
+  power::EnergyAccount::EventId lookups_;
+  bool counted_ = false;  ///< the core's lookups are charged once, at the first stats()
   AddressAllocationStats stats_;
 };
 

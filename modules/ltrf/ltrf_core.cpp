@@ -20,7 +20,6 @@ const char* to_string(LtrfMode mode) {
 }
 
 void LtrfCoreConfig::validate() const {
-  if (mode == LtrfMode::Direct) throw std::invalid_argument("mode direct has no cache to control");
   if (regs_per_warp > 256) throw std::invalid_argument("regs_per_warp must be <= 256");
 }
 
@@ -362,15 +361,19 @@ uint64_t LtrfCore::read(uint32_t slot, uint16_t reg, uint8_t operand, LaneMask l
   return cache_.read(bank, t);
 }
 
+void LtrfCore::result_arrived(uint32_t slot, uint16_t reg) {
+  Warp& w = warps_[slot];
+  if (!w.load_regs.test(reg)) return;
+  w.load_regs.reset(reg);
+  if (w.load_regs.none()) w.load_since = ~uint64_t(0);
+}
+
 uint64_t LtrfCore::write(uint32_t slot, uint16_t reg, LaneMask mask, const WarpRegister& value,
                          uint64_t cycle) {
   if (shared()) return shared_write(slot, reg, mask, value, cycle);
   Warp& w = warps_[slot];
   w.wcb.live.set(reg);
-  if (w.load_regs.test(reg)) {
-    w.load_regs.reset(reg);
-    if (w.load_regs.none()) w.load_since = ~uint64_t(0);
-  }
+  result_arrived(slot, reg);
   if (w.status == Status::Active && config_.mode == LtrfMode::Rfc && !w.wcb.cached.test(reg)) {
     // The RFC allocates every result (Gebhart ISCA'11); a full partition evicts FIFO.
     uint32_t bank = allocation_.allocate_bank(slot, reg);

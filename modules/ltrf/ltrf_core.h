@@ -72,6 +72,20 @@ struct LtrfParams : ParamSet {
       "a register-interval that end after each load, prefetched again every time a warp "
       "reaches one (so every loop iteration).",
       "seed 004 §6.6 and Figure 14 ('LTRF (strand)'); strands of [20]"};
+  Choice<bool> active_pool{
+      this,
+      "active_pool",
+      true,
+      {{"off", false}, {"on", true}},
+      "Mode direct only: on = the warp scheduler's two-level active pool without a cache (at "
+      "most ltrf.active_warps warps issue; a warp leaves on a load miss, a barrier or exit), so "
+      "that BL and Ideal run on the same scheduler as RFC, LTRF and LTRF+; off = every "
+      "resident warp may issue (the SM's own scheduler alone). RFC, LTRF and LTRF+ always have "
+      "the pool (rfc_sharing = shared has none).",
+      "seed 004 §3.2 and Table 3: 'Scheduler Two-level [19, 53]', 'Number of active warps 8 per "
+      "SM'; 'The scheduler issues instructions from active warps in a fair manner (e.g., "
+      "round-robin). Whenever a warp encounters a long latency operation, such as a data cache "
+      "miss, it becomes inactive and gets replaced by another one from the active pool.'"};
   Param<uint32_t> miss_cycles{
       this,
       "miss_cycles",
@@ -113,9 +127,10 @@ class MainRegisterFile {
 };
 
 struct LtrfCoreConfig {
-  LtrfMode mode = LtrfMode::Ltrf;  ///< Rfc, Ltrf or LtrfPlus (Direct has no controller)
-  uint32_t max_warps = 48;         ///< hardware warp slots (WCBs)
-  uint32_t regs_per_warp = 64;     ///< this kernel's registers per thread
+  /// Rfc, Ltrf or LtrfPlus; Direct: the active pool alone, the stage passes every access on
+  LtrfMode mode = LtrfMode::Ltrf;
+  uint32_t max_warps = 48;      ///< hardware warp slots (WCBs)
+  uint32_t regs_per_warp = 64;  ///< this kernel's registers per thread
   /// A load still outstanding this many cycles after issue is a cache miss: its warp
   /// gives its slot to a waiting warp.
   uint32_t miss_cycles = 56;
@@ -172,6 +187,8 @@ class LtrfCore {
                  uint64_t cycle);
   /// True when a result of `reg` written now would go to the cache, not the main RF.
   bool takes_result(uint32_t slot, uint16_t reg) const;
+  /// A result of `reg` arrived (write() does this itself): a load waiting for it is done.
+  void result_arrived(uint32_t slot, uint16_t reg);
   void launch(uint32_t slot, uint64_t cycle);
   void retire(uint32_t slot, uint64_t cycle);
 

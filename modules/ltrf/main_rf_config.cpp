@@ -40,6 +40,10 @@ RegFileTechnology main_rf_regfile_technology(const MainRfParams& params) {
   r.latency_multiplier = params.latency_scale > 0.0 ? params.latency_scale.get() : t.latency;
   r.access_energy_multiplier = t.power;
   r.leakage_multiplier = t.power / t.capacity;
+  r.capacity_multiplier = t.capacity;
+  // Seed 004 §5: the main register file's banks are not pipelined (its latency is
+  // "with bank-conflict queuing"), so a bank serves one access per latency.
+  r.pipelined = params.pipelined_banks;
   return r;
 }
 

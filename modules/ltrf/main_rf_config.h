@@ -50,6 +50,14 @@ struct MainRfParams : ParamSet {
       "Main register-file latency relative to configuration #1; 0 = Table 2's value of "
       "ltrf.main_rf_config. For the maximum-tolerable-latency sweep.",
       "seed 004 §6.3 (latency increased while the size is kept)"};
+  Choice<bool> pipelined_banks{
+      this,
+      "main_rf_pipelined",
+      false,
+      {{"off", false}, {"on", true}},
+      "Whether a main register-file bank takes a new access every cycle (on) or only after the "
+      "previous one's latency (off: the paper's non-pipelined banks).",
+      "seed 004 §2.2: 'we first use CACTI [51] (the non-pipelined register file bank models)'"};
   Param<uint32_t> base_latency{
       this,
       "main_rf_base_latency",

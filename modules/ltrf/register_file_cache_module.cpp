@@ -1,5 +1,7 @@
 #include "modules/ltrf/register_file_cache_module.h"
 
+#include "power/tech_scaling.h"
+
 namespace warpreg {
 
 WARPREG_REGISTER_STATS(RegisterFileCacheStats);
@@ -20,17 +22,18 @@ RegisterFileCacheModule::RegisterFileCacheModule(sc_core::sc_module_name name,
                                                  const CycleClock& clock)
     : sc_core::sc_module(name), core_(config), energy_(this->name(), clock.ns_per_cycle()) {
   const std::string block = this->name();
-  // A cache bank is charged as a bank of the Table 2 #1 register file (HP SRAM): a 128 B
-  // access and leakage per byte of the baseline bank (assumption: the seed gives no
-  // value for the cache).
+  // A cache bank of entries_per_bank registers: rule S3 (docs/power.md) from the table's
+  // rfc_bank_read/write to a 128 B access of this bank, and its leakage per byte (S4).
+  const double bank_bytes = double(config.entries_per_bank) * kWarpRegisterBytes;
+  tech.value_for(block, "rfc_bank_read");
+  tech.value_for(block, "rfc_bank_write");
   reads_ = energy_.add_event(
-      "reads", "cache bank reads (128 B, as a configuration #1 register-file bank access)",
-      scaled_for(tech, block, "rf_bank_read", "access_bytes", kWarpRegisterBytes));
+      "reads", "cache bank reads (128 B of one bank, rule S3 from rfc_bank_read)",
+      power::sram_access_pj(tech, "rfc_bank_read", kWarpRegisterBytes, bank_bytes));
   writes_ = energy_.add_event(
-      "writes", "cache bank writes (128 B, as a configuration #1 register-file bank access)",
-      scaled_for(tech, block, "rf_bank_write", "access_bytes", kWarpRegisterBytes));
-  const double bank_mw = scaled_for(tech, block, "rf_bank_leakage", "bank_bytes",
-                                    double(config.entries_per_bank) * kWarpRegisterBytes);
+      "writes", "cache bank writes (128 B of one bank, rule S3 from rfc_bank_write)",
+      power::sram_access_pj(tech, "rfc_bank_write", kWarpRegisterBytes, bank_bytes));
+  const double bank_mw = scaled_for(tech, block, "rfc_bank_leakage", "bank_bytes", bank_bytes);
   const double mw[power::kPowerStateCount] = {bank_mw, bank_mw, 0.0, 0.0};
   energy_.add_residency("banks", "register-file-cache banks (always on)", config.banks,
                         power::PowerState::On, mw);

@@ -34,13 +34,14 @@ uint32_t RegFileCore::slice_mask(LaneMask mask) const {
 }
 
 uint64_t RegFileCore::reserve(std::vector<uint64_t>& next_free, uint32_t bank, uint32_t slices,
-                              uint64_t cycle) {
+                              uint64_t cycle, uint32_t latency) {
   uint64_t* port = &next_free[size_t(bank) * config_.lane_slices];
   uint64_t grant = cycle;
   for (uint32_t s = 0; s < config_.lane_slices; ++s)
     if ((slices >> s) & 1u && port[s] > grant) grant = port[s];
+  const uint64_t busy = config_.pipelined ? 1 : latency;
   for (uint32_t s = 0; s < config_.lane_slices; ++s)
-    if ((slices >> s) & 1u) port[s] = grant + 1;
+    if ((slices >> s) & 1u) port[s] = grant + busy;
   return grant;
 }
 
@@ -50,7 +51,7 @@ BankGrant RegFileCore::read(uint32_t phys_reg, uint32_t bank, uint64_t cycle, Wa
   BankGrant g;
   g.bank = bank;
   g.slices = static_cast<uint32_t>(__builtin_popcount(slices));
-  g.grant_cycle = reserve(read_free_, bank, slices, cycle);
+  g.grant_cycle = reserve(read_free_, bank, slices, cycle, config_.read_latency);
   g.ready_cycle = g.grant_cycle + config_.read_latency;
   LaneMask read_mask = 0;
   for (uint32_t s = 0; s < config_.lane_slices; ++s)
@@ -72,7 +73,7 @@ BankGrant RegFileCore::write(uint32_t phys_reg, uint32_t bank, uint64_t cycle,
   BankGrant g;
   g.bank = bank;
   g.slices = static_cast<uint32_t>(__builtin_popcount(slices));
-  g.grant_cycle = reserve(write_free_, bank, slices, cycle);
+  g.grant_cycle = reserve(write_free_, bank, slices, cycle, config_.write_latency);
   g.ready_cycle = g.grant_cycle + config_.write_latency;
   data_[phys_reg].merge(value, mask);
   ++counters_.writes;

@@ -63,8 +63,10 @@ class RegFileCore {
   const std::vector<uint64_t>& bank_accesses() const { return bank_accesses_; }
 
  private:
-  uint64_t reserve(std::vector<uint64_t>& next_free, uint32_t bank, uint32_t slices,
-                   uint64_t cycle);
+  /// The first cycle from `cycle` on at which every port of `slices` is free; the ports
+  /// are then busy for one cycle, or for `latency` when the banks are not pipelined.
+  uint64_t reserve(std::vector<uint64_t>& next_free, uint32_t bank, uint32_t slices, uint64_t cycle,
+                   uint32_t latency);
   RegFileConfig config_;
   std::vector<WarpRegister> data_;
   std::vector<uint64_t> read_free_;   ///< per (bank, slice): first cycle the read port is free

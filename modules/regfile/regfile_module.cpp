@@ -1,6 +1,5 @@
 #include "modules/regfile/regfile_module.h"
 
-#include <algorithm>
 #include <cmath>
 
 #include "common/errors.h"
@@ -29,6 +28,7 @@ RegFileConfig RegisterFileModule::config_from(const Params& p,
   };
   c.read_latency = latency(rf.read_latency);
   c.write_latency = latency(rf.write_latency);
+  c.pipelined = technology.pipelined;
   const int64_t registers = p.integer("sm.registers");
   const int64_t physical = rf.physical_registers;
   const int64_t warp_registers = physical > 0 ? physical : registers / kWarpSize;
@@ -67,12 +67,21 @@ RegisterFileModule::RegisterFileModule(sc_core::sc_module_name name, const Param
   const double slice_bytes = c.slice_bytes();
   const double access_scale =
       PowerParams(&params).rf_access_scale * technology.access_energy_multiplier;
+  // Rule S3 (docs/power.md): a bank is built of sub-arrays as wide as the table's
+  // reference access (seed 000's sub-bank feeds 16 B), each of entries x that width,
+  // whatever the lane slices gating divides it into; an access costs the table's energy
+  // scaled to the bytes read and to the square root of the sub-array's size. A stated
+  // technology's multipliers are relative to its reference capacity
+  // (RegFileTechnology::capacity_multiplier).
+  const double subarray_width = tech.attribute("rf_bank_read", "access_bytes");
+  const double array_bytes = double(c.entries_per_bank) * technology.bank_multiplier /
+                             technology.capacity_multiplier * subarray_width;
   slice_reads_ = energy_.add_event(
       "slice_reads", "lane slices read (one bank entry slice each)",
-      power::scaled(tech, "rf_bank_read", "access_bytes", slice_bytes) * access_scale);
+      power::sram_access_pj(tech, "rf_bank_read", slice_bytes, array_bytes) * access_scale);
   slice_writes_ = energy_.add_event(
       "slice_writes", "lane slices written (only slices holding active lanes)",
-      power::scaled(tech, "rf_bank_write", "access_bytes", slice_bytes) * access_scale);
+      power::sram_access_pj(tech, "rf_bank_write", slice_bytes, array_bytes) * access_scale);
   arbiter_requests_ =
       energy_.add_event("arbiter_requests", "bank arbiter requests (reads and writes)",
                         tech.value("arbiter_request"));
@@ -230,7 +239,9 @@ nlohmann::json RegisterFileModule::describe() const {
                        {"bank_multiplier", technology_.bank_multiplier},
                        {"latency_multiplier", technology_.latency_multiplier},
                        {"access_energy_multiplier", technology_.access_energy_multiplier},
-                       {"leakage_multiplier", technology_.leakage_multiplier}};
+                       {"leakage_multiplier", technology_.leakage_multiplier},
+                       {"capacity_multiplier", technology_.capacity_multiplier},
+                       {"pipelined_banks", technology_.pipelined}};
   return d;
 }
 

@@ -22,6 +22,13 @@ struct RegFileTechnology {
   double latency_multiplier = 1.0;        ///< latency = max(1, round(base x multiplier))
   double access_energy_multiplier = 1.0;  ///< x the energy of a bank read or write
   double leakage_multiplier = 1.0;        ///< x the leakage of a bank (of each cell)
+  /// The capacity the multipliers are relative to is sm.registers / this (LTRF's Table 2 is
+  /// relative to configuration #1, 8x smaller than #2-#7): the access energy of the
+  /// reference is rule S3's for a bank of rf.banks over that capacity, so the energy
+  /// multiplier is not applied on top of a larger bank's own growth.
+  double capacity_multiplier = 1.0;
+  /// A bank's port is busy for one cycle per access (pipelined) or for the whole latency.
+  bool pipelined = true;
 
   bool stated() const { return !stated_by.empty(); }
 };

@@ -105,7 +105,9 @@ class SmPlatformImpl {
                           {"warps", core.occupancy().warps()},
                           {"regs_per_thread", core.occupancy().regs_per_thread},
                           {"limiter", core.occupancy().limiter}};
-    stats["memory"] = {{"loads", c.loads}, {"load_hits", c.load_hits}, {"stores", c.stores}};
+    stats["memory"] = {{"loads", c.loads},           {"load_hits", c.load_hits},
+                       {"stores", c.stores},         {"local_loads", c.local_loads},
+                       {"local_hits", c.local_hits}, {"local_stores", c.local_stores}};
     const RegFileCore::Counters& rf = regfile_.core().counters();
     stats["rf"] = {{"reads", rf.reads},
                    {"writes", rf.writes},

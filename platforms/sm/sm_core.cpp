@@ -66,6 +66,7 @@ SmConfig SmConfig::from(const Params& p) {
   c.mem_hit_rate = mem.hit_rate;
   c.mem_hit_latency = mem.hit_latency;
   c.mem_miss_latency = mem.miss_latency;
+  c.local_lines = mem.local_lines;
   c.seed = sim.seed;
   c.watchdog_cycles = sim.watchdog_cycles;
   return c;
@@ -95,6 +96,7 @@ SmCore::SmCore(const SmConfig& config, Workload& workload, OperandPort& port,
   for (uint32_t s = 0; s < config_.schedulers; ++s)
     schedulers_.emplace_back(config_.policy, config_.ready_queue);
   demote_after_pick_.reserve(size_t{config_.limits.max_warps} * (config_.issue_width + 1));
+  local_lines_.reserve(config_.local_lines);
 }
 
 void SmCore::override_occupancy(const Occupancy& occupancy) {
@@ -344,12 +346,39 @@ void SmCore::release_barrier_if_complete(uint32_t cta_slot) {
   }
 }
 
-uint32_t SmCore::latency_of(const WarpInst& inst) {
+bool SmCore::touch_local_line(uint32_t slot, uint16_t word) {
+  const uint32_t line = slot << 16 | word;
+  ++local_uses_;
+  for (auto& [held, used] : local_lines_)
+    if (held == line) {
+      used = local_uses_;
+      return true;
+    }
+  if (config_.local_lines == 0) return false;
+  if (local_lines_.size() < config_.local_lines) {
+    local_lines_.emplace_back(line, local_uses_);
+  } else {
+    auto lru = std::min_element(local_lines_.begin(), local_lines_.end(),
+                                [](const auto& a, const auto& b) { return a.second < b.second; });
+    *lru = {line, local_uses_};
+  }
+  return false;
+}
+
+uint32_t SmCore::latency_of(const WarpInst& inst, uint32_t slot) {
   switch (inst.cls) {
     case InstClass::Sfu:
       return config_.sfu_latency;
     case InstClass::Load: {
       ++counters_.loads;
+      if (inst.local_word != kNoLocalWord) {
+        // A fill: its spill slot's line hits when the L1 still holds it.
+        ++counters_.local_loads;
+        if (!touch_local_line(slot, inst.local_word)) return config_.mem_miss_latency;
+        ++counters_.local_hits;
+        ++counters_.load_hits;
+        return config_.mem_hit_latency;
+      }
       const double u = double(splitmix64(rng_state_) >> 11) * 0x1.0p-53;
       if (u < config_.mem_hit_rate) {
         ++counters_.load_hits;
@@ -359,6 +388,10 @@ uint32_t SmCore::latency_of(const WarpInst& inst) {
     }
     case InstClass::Store:
       ++counters_.stores;
+      if (inst.local_word != kNoLocalWord) {
+        ++counters_.local_stores;
+        touch_local_line(slot, inst.local_word);  // written back and allocated in L1
+      }
       return config_.store_latency;
     case InstClass::Branch:
     case InstClass::Barrier:
@@ -382,7 +415,7 @@ void SmCore::dispatch(uint64_t now) {
       if (unit == units.end()) break;
       const WarpInst& inst = warps_[col.warp].stream->insts[col.inst];
       *unit = now + (t == static_cast<unsigned>(UnitType::Sfu) ? config_.sfu_interval : 1);
-      schedule(now + latency_of(inst), EventKind::Complete, col.warp, col.inst);
+      schedule(now + latency_of(inst, col.warp), EventKind::Complete, col.warp, col.inst);
       col.busy = false;
       ++free_collectors_[t];
       ++counters_.dispatches;

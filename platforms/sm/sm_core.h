@@ -51,6 +51,7 @@ struct SmConfig {
   double mem_hit_rate = 0.75;
   uint32_t mem_hit_latency = 28;
   uint32_t mem_miss_latency = 400;
+  uint32_t local_lines = 128;  ///< local-memory lines the L1 keeps (spill slots)
   uint64_t seed = 1;
   uint64_t watchdog_cycles = 100000;
   /// Send Wake transactions when a warp is assigned a collector unit (power-control
@@ -105,6 +106,7 @@ class SmCore {
     uint64_t collector_allocations = 0;
     uint64_t dispatches = 0;
     uint64_t loads = 0, load_hits = 0, stores = 0;
+    uint64_t local_loads = 0, local_hits = 0, local_stores = 0;  ///< spill code
     uint64_t ctas_launched = 0;
     uint64_t issue_cycles = 0;  ///< cycles in which at least one instruction issued
     uint64_t last_cycle = 0;    ///< the cycle the last warp finished
@@ -181,7 +183,10 @@ class SmCore {
   void write_done(const Event& e, uint64_t now);
   void retire(uint32_t slot, uint64_t now);
   void schedule(uint64_t cycle, EventKind kind, uint32_t warp, uint32_t inst);
-  uint32_t latency_of(const WarpInst& inst);
+  uint32_t latency_of(const WarpInst& inst, uint32_t slot);
+  /// The L1's local-memory lines: true when the line of (warp slot, word) was kept; the
+  /// line is (re)used now either way.
+  bool touch_local_line(uint32_t slot, uint16_t word);
   uint64_t next_event_cycle(uint64_t now) const;
   int free_collector(UnitType t) const;
 
@@ -217,6 +222,9 @@ class SmCore {
   uint64_t launch_age_ = 0;
   uint64_t last_retire_cycle_ = 0;
   uint64_t rng_state_;
+  /// Local-memory lines kept in L1, (warp slot << 16 | word) with their last use.
+  std::vector<std::pair<uint32_t, uint64_t>> local_lines_;
+  uint64_t local_uses_ = 0;
   std::string failure_;
   std::string failure_kind_;
   Counters counters_;

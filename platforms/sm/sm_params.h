@@ -185,6 +185,17 @@ struct MemParams : ParamSet {
                                "cycles",
                                "Load latency on an L1 miss.",
                                "model default: DRAM round trip of a Fermi-class GPU"};
+  Param<uint32_t> local_lines{
+      this,
+      "local_lines",
+      128,
+      {0, 1u << 20},
+      "lines",
+      "128-byte local-memory lines (a warp's spill slot) the L1 keeps, least recently used "
+      "first out: a spill store allocates its line, a fill load hits when its line is kept "
+      "(compiler spill code; other loads use mem.hit_rate). 0: every fill misses.",
+      "GPGPU-Sim GTX480: 16 KB L1D (-gpgpu_cache:dl1 32:128:4) = 128 lines; local memory is "
+      "written back and allocated in L1, global stores are not"};
 };
 
 /// Simulation control (sim.*).

@@ -1,12 +1,43 @@
 #include "stimuli/driver/spilling_workload.h"
 
 #include <algorithm>
+#include <cmath>
+#include <stdexcept>
 #include <string>
 
 #include "common/params.h"
 #include "modules/interfaces/occupancy.h"
+#include "stimuli/kernel/kernel_ir.h"
 
 namespace warpreg {
+
+namespace {
+
+/// Loop depth of each block: how many loops contain it, a loop being a backward branch
+/// (to a block starting at or before the branching block) and the blocks laid out
+/// between its target and it. Compilers lay loops out this way, which is all a spill
+/// cost needs.
+std::vector<uint32_t> loop_depth_by_layout(const Kernel& kernel) {
+  const size_t n = kernel.blocks.size();
+  std::vector<uint64_t> first(n, 0), last(n, 0);
+  for (const BasicBlock& b : kernel.blocks) {
+    if (b.insts.empty()) continue;
+    first[b.id] = b.insts.front().pc;
+    last[b.id] = b.insts.back().pc;
+  }
+  std::vector<uint32_t> depth(n, 0);
+  for (const BasicBlock& b : kernel.blocks) {
+    if (b.insts.empty()) continue;
+    for (uint32_t to : b.succ) {
+      if (kernel.blocks[to].insts.empty() || first[to] > last[b.id]) continue;
+      for (const BasicBlock& c : kernel.blocks)
+        if (!c.insts.empty() && first[c.id] >= first[to] && last[c.id] <= last[b.id]) ++depth[c.id];
+    }
+  }
+  return depth;
+}
+
+}  // namespace
 
 SpillingWorkload::SpillingWorkload(std::unique_ptr<Workload> inner, uint32_t register_limit)
     : inner_(std::move(inner)), shape_(inner_->shape()) {
@@ -21,6 +52,73 @@ SpillingWorkload::SpillingWorkload(std::unique_ptr<Workload> inner, uint32_t reg
   kept_ = register_limit - kScratch;
   shape_.regs_per_thread = register_limit;
   memory_.resize(kMaxArchRegisters + 1);
+  choose_spilled();
+}
+
+void SpillingWorkload::choose_spilled() {
+  cost_.assign(kMaxArchRegisters, 0.0);
+  const uint32_t used = inner_->shape().regs_per_thread;
+  if (const Kernel* kernel = inner_->static_code()) {
+    const std::vector<uint32_t> depth = loop_depth_by_layout(*kernel);
+    for (const BasicBlock& b : kernel->blocks) {
+      if (!b.insts.empty()) leaders_.push_back(b.insts.front().pc);
+      const double weight = std::pow(10.0, double(depth[b.id]));
+      for (const StaticInst& inst : b.insts) {
+        for (uint16_t r : inst.src)
+          if (r < kMaxArchRegisters) cost_[r] += weight;
+        for (uint16_t r : inst.dst)
+          if (r < kMaxArchRegisters) cost_[r] += weight;
+      }
+    }
+    std::sort(leaders_.begin(), leaders_.end());
+  } else {
+    // No static code (a trace): the uses in the first warp's stream stand for the counts.
+    for (const WarpInst& inst : inner_->load_warp(0, 0, 0).insts) {
+      for (unsigned k = 0; k < inst.num_src; ++k)
+        if (inst.src[k] < kMaxArchRegisters) cost_[inst.src[k]] += 1.0;
+      for (unsigned k = 0; k < inst.num_dst; ++k)
+        if (inst.dst[k] < kMaxArchRegisters) cost_[inst.dst[k]] += 1.0;
+    }
+  }
+  // The cheapest registers go to memory; a tie spills the higher-numbered register.
+  std::vector<uint16_t> order;
+  for (uint16_t r = 0; r < used; ++r) order.push_back(r);
+  std::stable_sort(order.begin(), order.end(), [&](uint16_t a, uint16_t b) {
+    return cost_[a] != cost_[b] ? cost_[a] < cost_[b] : a > b;
+  });
+  for (size_t i = 0; i + kept_ < order.size(); ++i) spilled_.set(order[i]);
+  renamed_.assign(kMaxArchRegisters + 1, kZeroRegister);
+  local_word_.assign(kMaxArchRegisters + 1, kNoLocalWord);
+  uint16_t next_kept = 0, next_word = 0;
+  for (uint16_t r = 0; r < used; ++r) {
+    if (spilled_.test(r))
+      local_word_[r] = next_word++;
+    else
+      renamed_[r] = next_kept++;
+  }
+}
+
+uint16_t SpillingWorkload::scratch_for(uint16_t reg, uint32_t busy, bool& fill) {
+  ++uses_;
+  for (uint16_t j = 0; j < kScratch; ++j)
+    if (scratch_[j].reg == reg) {
+      scratch_[j].used = uses_;
+      fill = false;
+      return j;
+    }
+  uint16_t pick = kScratch;
+  for (uint16_t j = 0; j < kScratch; ++j) {
+    if ((busy >> j) & 1u) continue;
+    if (pick == kScratch || scratch_[j].reg == kZeroRegister ||
+        (scratch_[pick].reg != kZeroRegister && scratch_[j].used < scratch_[pick].used))
+      pick = j;
+    if (scratch_[pick].reg == kZeroRegister) break;
+  }
+  if (pick == kScratch)
+    throw std::logic_error("spill code: an instruction names more spilled registers than scratch");
+  scratch_[pick] = {reg, uses_};
+  fill = true;
+  return pick;
 }
 
 const WarpStream& SpillingWorkload::load_warp(uint32_t slot, uint32_t cta, uint32_t warp) {
@@ -30,60 +128,86 @@ const WarpStream& SpillingWorkload::load_warp(uint32_t slot, uint32_t cta, uint3
   WarpStream& out = *slots_[slot];
   out.clear();
   for (WarpRegister& r : memory_) r = WarpRegister{};
+  scratch_.fill(Scratch{});
 
-  const auto scratch = [this](unsigned k) { return static_cast<uint16_t>(kept_ + k); };
+  const auto scratch = [this](uint16_t j) { return static_cast<uint16_t>(kept_ + j); };
+  const auto spill_op = [&](InstClass cls, const WarpInst& at, uint16_t reg, uint16_t j) {
+    WarpInst op;
+    op.pc = at.pc;
+    op.active = at.active;
+    op.cls = cls;
+    op.local_word = local_word_[reg];
+    if (cls == InstClass::Load) {
+      op.num_dst = 1;
+      op.dst[0] = scratch(j);
+      op.value_index = static_cast<uint32_t>(out.values.size());
+      out.values.push_back(memory_[reg]);
+    } else {
+      op.num_src = 1;
+      op.src[0] = scratch(j);
+    }
+    out.insts.push_back(op);
+  };
+  bool boundary = true;
+  LaneMask mask = 0;
   for (const WarpInst& original : in.insts) {
+    // A compiler's local allocation keeps a filled value within its basic block only.
+    if (boundary || original.active != mask ||
+        std::binary_search(leaders_.begin(), leaders_.end(), original.pc))
+      scratch_.fill(Scratch{});
+    mask = original.active;
+    boundary = original.cls == InstClass::Branch;
+
     WarpInst inst = original;
-    // Loads of spilled sources into scratch registers, one per distinct register.
-    uint16_t loaded[kMaxSrc];
-    unsigned loads = 0;
+    uint32_t busy = 0;
     for (unsigned k = 0; k < inst.num_src; ++k) {
       const uint16_t r = inst.src[k];
-      if (r == kZeroRegister || r < kept_) continue;
-      unsigned j = 0;
-      while (j < loads && loaded[j] != r) ++j;
-      if (j == loads) {
-        loaded[loads++] = r;
-        WarpInst load;
-        load.pc = inst.pc;
-        load.active = inst.active;
-        load.cls = InstClass::Load;
-        load.num_dst = 1;
-        load.dst[0] = scratch(j);
-        load.value_index = static_cast<uint32_t>(out.values.size());
-        out.values.push_back(memory_[r]);
-        out.insts.push_back(load);
+      if (r == kZeroRegister) continue;
+      if (!spilled_.test(r)) {
+        inst.src[k] = renamed_[r];
+        continue;
       }
+      bool fill = false;
+      const uint16_t j = scratch_for(r, busy, fill);
+      busy |= 1u << j;
+      if (fill) spill_op(InstClass::Load, inst, r, j);
       inst.src[k] = scratch(j);
     }
     // Spilled destinations are written to scratch registers and stored after.
+    uint16_t stored[kMaxDst], stored_from[kMaxDst];
     unsigned stores = 0;
+    uint32_t written = 0;
     const uint32_t value_index = static_cast<uint32_t>(out.values.size());
     for (unsigned k = 0; k < inst.num_dst; ++k) {
       const uint16_t r = inst.dst[k];
       out.values.push_back(in.values[original.value_index + k]);
-      if (r == kZeroRegister || r < kept_) continue;
-      inst.dst[k] = scratch(stores++);
+      if (r == kZeroRegister) continue;
+      if (!spilled_.test(r)) {
+        inst.dst[k] = renamed_[r];
+        continue;
+      }
+      bool fill = false;
+      const uint16_t j = scratch_for(r, written, fill);
+      written |= 1u << j;
+      inst.dst[k] = scratch(j);
       memory_[r].merge(in.values[original.value_index + k], inst.active);
+      stored[stores] = r;
+      stored_from[stores++] = j;
     }
     inst.value_index = value_index;
     out.insts.push_back(inst);
-    for (unsigned j = 0; j < stores; ++j) {
-      WarpInst store;
-      store.pc = inst.pc;
-      store.active = inst.active;
-      store.cls = InstClass::Store;
-      store.num_src = 1;
-      store.src[0] = scratch(j);
-      out.insts.push_back(store);
-    }
+    for (unsigned s = 0; s < stores; ++s)
+      spill_op(InstClass::Store, inst, stored[s], stored_from[s]);
   }
   return out;
 }
 
 std::string SpillingWorkload::describe() const {
+  std::string spilled;
+  for (uint16_t r = 0; r < kMaxArchRegisters; ++r)
+    if (spilled_.test(r)) spilled += (spilled.empty() ? "R" : ", R") + std::to_string(r);
   return inner_->describe() + ", recompiled to " + std::to_string(shape_.regs_per_thread) +
-         " registers (R" + std::to_string(kept_) + " and up spilled to local memory)";
+         " registers (" + spilled + " spilled to local memory)";
 }
 
 uint32_t recompiled_register_limit(const KernelShape& kernel, const Params& params,

@@ -1,9 +1,20 @@
 #pragma once
 // A kernel recompiled to use fewer registers: the compiler's answer to a smaller
-// register file (seed 000 §8.1, the "compiler spill" point of Figure 11a). Registers
-// at or above a limit K live in local memory: every read of one is preceded by a load
-// into a scratch register and every write is followed by a store from one. The values
-// the program computes are unchanged, so the integrity check still holds.
+// register file (seed 000 §8.1, the "compiler spill" point of Figure 11a), spilled as a
+// register allocator does it:
+//  - which registers: the cheapest to spill, cost = sum over the instructions naming the
+//    register of 10^(loop depth) (Chaitin's spill cost; loops are the kernel's backward
+//    branches), or its uses in one warp's stream when there is no static code;
+//  - where: the thread's local memory, one 4-byte word per spilled register (a warp's
+//    words are one 128-byte line, kept in L1 like GPGPU-Sim's local memory: see mem.*);
+//  - how: a fill loads a spilled value into one of kScratch scratch registers before its
+//    first read in a basic block and the later reads of the block use it (the value is
+//    kept for its live range there); a write goes to a scratch register and is stored;
+//    at a block boundary, a branch or a change of the active mask the scratch registers
+//    are forgotten, as a compiler's local allocation cannot keep them across.
+// The values the program computes are unchanged, so the integrity check still holds.
+#include <array>
+#include <bitset>
 #include <memory>
 #include <vector>
 
@@ -15,10 +26,10 @@ class Params;
 
 class SpillingWorkload : public Workload {
  public:
-  /// Scratch registers the rewritten code needs: one per source (kMaxSrc).
+  /// Scratch registers the rewritten code has: one per source (kMaxSrc).
   static constexpr uint32_t kScratch = kMaxSrc;
 
-  /// `register_limit`: registers per thread of the recompiled kernel (K + kScratch);
+  /// `register_limit`: registers per thread of the recompiled kernel (kept + kScratch);
   /// throws WorkloadError when it leaves no room below the scratch registers or is not
   /// below what the kernel uses.
   SpillingWorkload(std::unique_ptr<Workload> inner, uint32_t register_limit);
@@ -27,15 +38,36 @@ class SpillingWorkload : public Workload {
   const WarpStream& load_warp(uint32_t slot, uint32_t cta, uint32_t warp) override;
   std::string describe() const override;
 
-  /// Registers kept in the register file (the others are spilled).
+  /// Registers kept in the register file.
   uint32_t kept_registers() const { return kept_; }
+  /// The spilled architected registers (the kernel's numbering).
+  const std::bitset<256>& spilled() const { return spilled_; }
+  /// The register allocator's spill cost of each architected register (lower spills first).
+  const std::vector<double>& spill_costs() const { return cost_; }
 
  private:
+  struct Scratch {
+    uint16_t reg = kZeroRegister;  ///< the spilled register whose value it holds
+    uint64_t used = 0;             ///< last use, for least-recently-used replacement
+  };
+  void choose_spilled();
+  /// The scratch register for spilled `reg` in the instruction being rewritten: the one
+  /// holding it, else a free or least recently used one not in `busy`; `fill` says
+  /// whether its value must be loaded.
+  uint16_t scratch_for(uint16_t reg, uint32_t busy, bool& fill);
+
   std::unique_ptr<Workload> inner_;
   KernelShape shape_;
   uint32_t kept_ = 0;
+  std::vector<double> cost_;
+  std::bitset<256> spilled_;
+  std::vector<uint16_t> renamed_;     ///< kept register -> its number below kept_
+  std::vector<uint16_t> local_word_;  ///< spilled register -> its local-memory word
+  std::vector<uint64_t> leaders_;     ///< PCs that start a basic block (sorted)
   std::vector<std::unique_ptr<WarpStream>> slots_;
   std::vector<WarpRegister> memory_;  ///< the spilled registers' values of the warp being rewritten
+  std::array<Scratch, kScratch> scratch_{};
+  uint64_t uses_ = 0;
 };
 
 /// The registers per thread a compiler allows the kernel so that the warps resident

@@ -89,8 +89,9 @@ struct StubCollectors : sc_core::sc_module {
   }
 };
 
-LtrfConfig bench_config(LtrfMode mode) {
+LtrfConfig bench_config(LtrfMode mode, bool active_pool = true) {
   LtrfConfig c;
+  c.active_pool = active_pool;
   c.main_rf_config = 7;
   c.core.mode = mode;
   c.core.max_warps = 2;
@@ -105,8 +106,8 @@ struct Bench {
   LtrfStage stage;
   StubCollectors collectors{"collectors", clock};
   StubMain main{"main", clock};
-  Bench(LtrfMode mode, LtrfProgram program)
-      : stage("ltrf", bench_config(mode), clock, tech, std::move(program)) {
+  Bench(LtrfMode mode, LtrfProgram program, bool active_pool = true)
+      : stage("ltrf", bench_config(mode, active_pool), clock, tech, std::move(program)) {
     collectors.socket.bind(stage.target);
     stage.initiator.bind(main.socket);
   }
@@ -275,13 +276,24 @@ TEST_CASE("ltrf stage: mode direct passes every access on to the main register f
   sc_core::sc_start();
   CHECK(read_cycles == kMainLatency);
   CHECK(b.collectors.buffer.lane[9] == 3);
-  CHECK(b.stage.core() == nullptr);
+  // ltrf.active_pool = on: the two-level active pool runs, with no cache behind it.
+  CHECK(b.stage.core() != nullptr);
   for (sc_core::sc_object* child : b.stage.get_child_objects())
     CHECK(dynamic_cast<ReportingBlock*>(child) == nullptr);  // no cache, no allocation unit
   const nlohmann::json s = b.stage.stats(20);
   CHECK(s["main_reads"] == 1);
   CHECK(s["main_writes"] == 1);
   CHECK(s["read_misses"] == 1);
+}
+
+TEST_CASE("ltrf stage: mode direct without the active pool has no controller", "[ltrf][stage]") {
+  Bench b(LtrfMode::Direct, {}, false);
+  uint64_t read_cycles = 0;
+  ThreadDriver driver("driver", [&] { read_cycles = b.collectors.access(RfAccessKind::Read, 2); });
+  sc_core::sc_start();
+  CHECK(read_cycles == kMainLatency);
+  CHECK(b.stage.core() == nullptr);
+  CHECK(b.stage.stats(20)["main_reads"] == 1);
 }
 
 TEST_CASE("ltrf stage: its blocks are child modules that report declared statistics",

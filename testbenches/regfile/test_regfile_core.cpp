@@ -122,3 +122,23 @@ TEST_CASE("impossible register-file shapes are rejected", "[regfile][core]") {
   c.banks = 0;
   CHECK_THROWS_AS(RegFileCore(c), std::invalid_argument);
 }
+
+// Seed 004 §2.2: the main register file's banks are CACTI's non-pipelined bank models,
+// so a bank takes its next access only once the previous one's latency has passed.
+TEST_CASE("a bank that is not pipelined is busy for the whole latency", "[regfile][core]") {
+  RegFileConfig c;
+  c.read_latency = 3;
+  c.write_latency = 3;
+  RegFileCore pipelined(c);
+  c.pipelined = false;
+  RegFileCore blocking(c);
+  WarpRegister out;
+  CHECK(pipelined.read(0, 0, 10, out).grant_cycle == 10);
+  CHECK(pipelined.read(16, 0, 10, out).grant_cycle == 11);
+  CHECK(blocking.read(0, 0, 10, out).grant_cycle == 10);
+  const BankGrant second = blocking.read(16, 0, 10, out);
+  CHECK(second.grant_cycle == 13);
+  CHECK(second.ready_cycle == 16);
+  CHECK(blocking.write(32, 0, 11, WarpRegister{}, kFullMask).grant_cycle == 11);  // own port
+  CHECK(blocking.write(48, 0, 11, WarpRegister{}, kFullMask).grant_cycle == 14);
+}

@@ -106,3 +106,29 @@ TEST_CASE("register file technology: two designs that state one are refused", "[
   CHECK_THROWS_WITH(regfile_technology_of({&a, &b}, params),
                     Catch::Contains("designs 'a' and 'b' cannot be combined"));
 }
+
+// Rule S3 (docs/power.md): a bank is built of sub-arrays as wide as the table's reference
+// access (fermi40: seed 000's 16-byte sub-bank of 4 KB), and an access costs the table's
+// energy x the bytes moved x sqrt(sub-array bytes / 4096).
+TEST_CASE("register file: access energy scales with the square root of the sub-array's size",
+          "[regfile][module][power]") {
+  const power::TechTable tech = power::TechTable::load("fermi40");
+  const CycleClock clock{1400.0};
+  const auto read_pj = [](const RegisterFileModule& rf) {
+    return rf.describe()["energy"]["events"][0]["pj_per_event"].get<double>();
+  };
+  // 4 banks of 256 entries: 16-byte sub-arrays of 4 KB, seed 000's own; 8 per 128 B access.
+  RegisterFileModule paper("paper", Params::load("baseline", {"rf.banks=4"}), tech, clock);
+  CHECK(read_pj(paper) == Approx(8 * 4.68));
+  // Half the capacity (RFV's 64 KB point): sub-arrays of 2 KB, x sqrt(1/2).
+  RegisterFileModule half("half", Params::load("baseline", {"rf.banks=4", "sm.registers=16384"}),
+                          tech, clock);
+  CHECK(read_pj(half) == Approx(8 * 4.68 * std::sqrt(0.5)));
+  // The baseline's 16 banks of 64 entries: 1 KB sub-arrays, half the reference's energy.
+  RegisterFileModule baseline("baseline", Params::load("baseline", {}), tech, clock);
+  CHECK(read_pj(baseline) == Approx(8 * 4.68 * 0.5));
+  // 16-byte lane slices of the same 4 KB sub-arrays: one sub-array per slice.
+  RegisterFileModule sliced("sliced", Params::load("baseline", {"rf.banks=4", "rf.lane_slices=8"}),
+                            tech, clock);
+  CHECK(read_pj(sliced) == Approx(4.68));
+}

@@ -250,7 +250,7 @@ TEST_CASE("rfv.release_flag_cache: probes, fills and energy scaled to its entrie
 
 TEST_CASE("rfv stage: its own Launch / Retire per physical register, translated names and timing",
           "[rfv][stage]") {
-  const Bench b("rfv", {"rfv.mode=hardware", "rfv.table_bytes=256"});
+  const Bench b("rfv", {"rfv.allocate_at=issue", "rfv.mode=hardware", "rfv.table_bytes=256"});
   RfvStage stage("rfv", b.context());
   StubInitiator init("init");
   StubRegisterFile rf("rf");
@@ -327,7 +327,7 @@ TEST_CASE("rfv stage: its own Launch / Retire per physical register, translated 
 
 TEST_CASE("rfv stage: a pir flag releases a register after its last read, with a Retire",
           "[rfv][stage]") {
-  const Bench b("rfv", {});
+  const Bench b("rfv", {"rfv.allocate_at=issue"});
   RfvStage stage("rfv", b.context());
   StubInitiator init("init");
   StubRegisterFile rf("rf");
@@ -390,7 +390,7 @@ TEST_CASE("rfv stage: payloads it cannot serve get TLM error responses",
 
 TEST_CASE("rfv stage: sub-arrays are gated through the register file and wake for an allocation",
           "[rfv][stage][power]") {
-  const Bench b("rfv", {"rfv.mode=hardware", "rfv.wakeup_cycles=3"});
+  const Bench b("rfv", {"rfv.allocate_at=issue", "rfv.mode=hardware", "rfv.wakeup_cycles=3"});
   RfvStage stage("rfv", b.context());
   StubInitiator init("init");
   StubRegisterFile rf("rf");

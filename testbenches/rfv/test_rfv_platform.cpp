@@ -8,6 +8,7 @@
 #include "platforms/sm/platform.h"
 #include "stimuli/compiler/pass_registry.h"
 #include "stimuli/driver/open_workload.h"
+#include "testbenches/support/cli_runner.h"
 #include "testbenches/support/kernel_builder.h"
 
 using namespace warpreg;
@@ -20,6 +21,20 @@ nlohmann::json run(const std::string& preset, const std::string& workload,
   const Params params = Params::load(preset, sets);
   SmPlatform platform(params, open_workload(workload, params));
   return platform.run();
+}
+
+/// The same through `warpreg run` in a process of its own (SystemC elaborates one
+/// platform per process): for a test that compares two runs.
+nlohmann::json run_apart(const std::string& preset, const std::string& workload,
+                         const std::vector<std::string>& sets) {
+  const testing::Scratch scratch("warpreg_rfv");
+  std::string args = "run --quiet --preset " + preset + " --workload " + workload + " --out '" +
+                     (scratch / "out").string() + "'";
+  for (const std::string& set : sets) args += " --set " + set;
+  const testing::Outcome o = testing::run_warpreg(scratch, args);
+  INFO(o);
+  REQUIRE(o.status == 0);
+  return nlohmann::json::parse(testing::slurp(scratch / "out" / "stats.json"));
 }
 
 const std::string kSample =
@@ -45,8 +60,10 @@ TEST_CASE("rfv: renaming with gating keeps every value on the Accel-Sim sample",
   CHECK(rf["residency"]["cells"]["gated"].get<uint64_t>() > 0);
   CHECK(rf["leakage_pj"].get<double>() > 0.0);
   CHECK(rfv["leakage_pj"].get<double>() == 0.0);
-  CHECK(s["metadata_instructions"].get<uint64_t>() ==
-        rfv["pir_fetches"].get<uint64_t>() + rfv["pbr_fetches"].get<uint64_t>());
+  // pirs that miss and pbrs are decoded but take no issue slot (rfv.metadata_issue =
+  // decode, the paper's): the SM issued no metadata instruction.
+  CHECK(rfv["pir_fetches"].get<uint64_t>() + rfv["pbr_fetches"].get<uint64_t>() > 0);
+  CHECK(s["metadata_instructions"] == 0);
   CHECK(cache["misses"] == rfv["pir_fetches"]);
   // Fig. 12's split: the table's energy, and pir/pbr decode plus the flag cache.
   CHECK(rfv["breakdown_pj"]["renaming_table"].get<double>() ==
@@ -149,7 +166,9 @@ class LyingWorkload : public Workload {
 
 TEST_CASE("rfv: a release flag that frees a live register is an integrity mismatch",
           "[rfv][platform][integrity]") {
-  const Params params = Params::load("rfv", {});
+  // Allocated at issue, R5 takes R1's freed entry before R1 is read again; allocated at
+  // its write (the default), R5 may land after that read, which then finds A intact.
+  const Params params = Params::load("rfv", {"rfv.allocate_at=issue"});
   SmPlatform platform(params, std::make_unique<LyingWorkload>());
   const nlohmann::json s = platform.run();
   CHECK(s["status"] == "integrity_mismatch");
@@ -183,4 +202,60 @@ TEST_CASE("rfv: describe lists the stage and its blocks as separate modules", "[
   }
   CHECK(d["blocks"]["rfv.renaming_table"]["storage_bits"]["table"] == 8192);
   CHECK(d["blocks"]["rfv.release_flag_cache"]["storage_bits"]["flags"] == 540);
+}
+
+TEST_CASE("rfv: with metadata_issue = slot each pir miss and pbr takes an issue slot",
+          "[rfv][platform]") {
+  const nlohmann::json decode = run("rfv", "rfv-hotspot", {"profile.ctas=6"});
+  const nlohmann::json slot =
+      run_apart("rfv", "rfv-hotspot", {"profile.ctas=6", "rfv.metadata_issue=slot"});
+  REQUIRE(decode["status"] == "ok");
+  REQUIRE(slot["status"] == "ok");
+  CHECK(slot["integrity"]["mismatches"] == 0);
+  const nlohmann::json& rfv = slot["blocks"]["rfv"];
+  CHECK(slot["metadata_instructions"].get<uint64_t>() ==
+        rfv["pir_fetches"].get<uint64_t>() + rfv["pbr_fetches"].get<uint64_t>());
+  CHECK(decode["metadata_instructions"] == 0);
+  // The same instructions, and the slots the metadata took cost time.
+  CHECK(slot["warp_instructions"] == decode["warp_instructions"]);
+  CHECK(slot["cycles"].get<uint64_t>() > decode["cycles"].get<uint64_t>());
+}
+
+// Seed 000 §7: a register is allocated at its write. Allocating at issue holds each
+// destination's register for the cycles its instruction spends in flight.
+TEST_CASE("rfv: destinations are mapped at their write by default, at issue on request",
+          "[rfv][platform]") {
+  const nlohmann::json at_write = run("rfv", "rfv-hotspot", {"profile.ctas=6"});
+  const nlohmann::json at_issue =
+      run_apart("rfv", "rfv-hotspot", {"profile.ctas=6", "rfv.allocate_at=issue"});
+  for (const nlohmann::json* s : {&at_write, &at_issue}) {
+    REQUIRE((*s)["status"] == "ok");
+    CHECK((*s)["integrity"]["mismatches"] == 0);
+  }
+  CHECK(at_write["params"]["rfv.allocate_at"] == "write");
+  CHECK(at_write["blocks"]["rfv"]["mean_mapped_registers"].get<double>() <
+        at_issue["blocks"]["rfv"]["mean_mapped_registers"].get<double>());
+  // Every register reserved at issue was taken or dropped at its write.
+  const nlohmann::json& table = at_write["blocks"]["rfv.renaming_table"];
+  CHECK(table["allocations"] == table["releases"]);
+}
+
+// Seed 000 §9.1 counts "the number of physical registers that were actually used
+// (touched at least once)" against the registers the compiler allocates: a peak, not a
+// time average.
+TEST_CASE("rfv: Fig. 10's allocation reduction counts the registers ever touched",
+          "[rfv][platform]") {
+  const nlohmann::json s = run("rfv", "rfv-hotspot", {"profile.ctas=12"});
+  REQUIRE(s["status"] == "ok");
+  const nlohmann::json& rfv = s["blocks"]["rfv"];
+  const double touched = rfv["touched_registers"].get<double>();
+  const double peak_baseline = rfv["peak_baseline_registers"].get<double>();
+  // rfv-hotspot: 3 concurrent CTAs of 8 warps x the compiler's 22 registers.
+  CHECK(peak_baseline == 3 * 8 * 22);
+  CHECK(touched >= rfv["peak_allocated_registers"].get<double>());
+  CHECK(rfv["allocation_reduction"].get<double>() == Approx(1 - touched / peak_baseline));
+  CHECK(rfv["allocation_reduction_peak"].get<double>() >=
+        rfv["allocation_reduction"].get<double>());
+  CHECK(rfv["allocation_reduction"].get<double>() !=
+        Approx(rfv["allocation_reduction_mean"].get<double>()).epsilon(0.01));
 }
