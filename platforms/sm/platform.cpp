@@ -1,11 +1,17 @@
 #include "platforms/sm/platform.h"
 
 #include <algorithm>
+#include <cmath>
+#include <optional>
 #include <vector>
 
 #include "designs/design_registry.h"
+#include "modules/memory/l1_cache.h"
+#include "modules/memory/mem_timing.h"
+#include "modules/memory/memory_system.h"
 #include "modules/operand_path/crossbar.h"
 #include "modules/regfile/regfile_module.h"
+#include "platforms/sm/memory_params.h"
 #include "platforms/sm/sm_module.h"
 #include "platforms/sm/sm_params.h"
 #include "power/energy.h"
@@ -18,6 +24,22 @@ uint32_t total_collectors(const SmConfig& config) {
   uint32_t units = 0;
   for (const uint32_t n : config.collectors) units += n;
   return units;
+}
+
+/// The load/store unit of SM `sm` of `sms` (mem.model = memory_system).
+LoadStoreConfig load_store_config(const Params& params, uint32_t sm, uint32_t sms) {
+  const L1Params l1(&params);
+  const double sm_mhz = SimParams(&params).clock_mhz;
+  LoadStoreConfig c;
+  c.sm = sm;
+  c.shared_latency = l1.shared_latency;
+  // A constant load costs an L1 hit (the constant cache is not modelled), in SM cycles.
+  c.constant_latency =
+      static_cast<uint32_t>(std::ceil(double(l1.latency) * sm_mhz / double(l1.clock_mhz)));
+  c.coalescer.skip_l1 = l1.skip;
+  c.local.sms = sms;
+  c.local.threads_per_sm = SmParams(&params).max_threads;
+  return c;
 }
 }  // namespace
 
@@ -34,8 +56,12 @@ class SmPlatformImpl {
         shadow_(config_.limits.max_warps, kMaxArchRegisters + 1),
         regfile_("regfile", params, tech_, clock_, regfile_technology_of(designs_, params)),
         crossbar_("crossbar", params, tech_, clock_.ns_per_cycle()),
+        load_store_(config_.memory_system
+                        ? std::optional<LoadStoreConfig>(load_store_config(params, 0, 1))
+                        : std::nullopt),
         sm_("sm", config_, *workload_, shadow_, tech_, clock_, SimParams(&params).quantum_cycles,
-            SimParams(&params).max_cycles) {
+            SimParams(&params).max_cycles, load_store_ ? &*load_store_ : nullptr) {
+    if (load_store_) build_memory_system();
     // The operand path: SM collectors -> crossbar -> design stages -> extra stages -> banks.
     build_designs();
     if (settings_.extra_stages)
@@ -106,6 +132,18 @@ class SmPlatformImpl {
                           {"regs_per_thread", core.occupancy().regs_per_thread},
                           {"limiter", core.occupancy().limiter}};
     stats["memory"] = {{"loads", c.loads}, {"load_hits", c.load_hits}, {"stores", c.stores}};
+    double memory_energy = 0;
+    if (l1_) {
+      const sc_core::sc_time end = clock_.cycles(cycles);
+      nlohmann::json levels = nlohmann::json::object();
+      levels[l1_->name()] = l1_->stats(memory::cycle_not_before(l1_->clock(), end));
+      levels.update(memory_->stats_at(end));
+      for (auto it = levels.begin(); it != levels.end(); ++it)
+        memory_energy += it->value("dynamic_pj", 0.0) + it->value("leakage_pj", 0.0);
+      stats["memory"]["model"] = "memory_system";
+      stats["memory"]["load_store_unit"] = load_store_stats(*sm_.load_store_unit());
+      stats["memory"]["blocks"] = std::move(levels);
+    }
     const RegFileCore::Counters& rf = regfile_.core().counters();
     stats["rf"] = {{"reads", rf.reads},
                    {"writes", rf.writes},
@@ -130,6 +168,7 @@ class SmPlatformImpl {
                           {"leakage", leakage},
                           {"total", dynamic + leakage},
                           {"register_file", register_file}};
+    if (l1_) stats["energy_pj"]["memory_system"] = memory_energy;
     stats["technology"] = tech_.name();
     stats["params"] = params_.to_json();
     return stats;
@@ -144,6 +183,10 @@ class SmPlatformImpl {
   nlohmann::json describe() const {
     nlohmann::json blocks = nlohmann::json::object();
     for (const ReportingBlock* b : blocks_) blocks[b->block_name()] = b->describe();
+    if (l1_) {
+      blocks[l1_->name()] = l1_->describe();
+      blocks.update(memory_->describe());
+    }
     return {{"preset", params_.preset()},     {"designs", params_.designs()},
             {"technology", tech_.name()},     {"clock_mhz", SimParams(&params_).clock_mhz.get()},
             {"operand_path", operand_path()}, {"blocks", std::move(blocks)},
@@ -185,6 +228,25 @@ class SmPlatformImpl {
     std::stable_sort(placed.begin(), placed.end(),
                      [](const auto& a, const auto& b) { return a.slot < b.slot; });
     for (auto& p : placed) stages_.push_back(std::move(p.stage));
+  }
+
+  // The SM's L1 and the memory system behind it: SM -> l1 -> interconnect -> L2 -> DRAM.
+  void build_memory_system() {
+    l1_ = std::make_unique<memory::L1Cache>("l1", l1_config(params_));
+    memory_ = std::make_unique<memory::MemorySystem>("memory", memory_system_config(params_, 1));
+    sm_.memory_socket()->bind(l1_->cpu_side);
+    l1_->mem_side.bind(memory_->sm_side);
+  }
+
+  static nlohmann::json load_store_stats(const LoadStoreUnit& unit) {
+    const LoadStoreUnit::Counters& c = unit.counters();
+    return {{"instructions", c.instructions},
+            {"requests", c.requests},
+            {"bytes_requested", c.bytes_requested},
+            {"shared_passes", c.shared_passes},
+            {"constant_loads", c.constant_loads},
+            {"modelled", c.modelled},
+            {"traced", c.traced}};
   }
 
   nlohmann::json operand_path() const {
@@ -232,7 +294,10 @@ class SmPlatformImpl {
   ShadowRegisterFile shadow_;
   RegisterFileModule regfile_;
   Crossbar crossbar_;
+  std::optional<LoadStoreConfig> load_store_;  ///< mem.model = memory_system
   SmModule sm_;
+  std::unique_ptr<memory::L1Cache> l1_;
+  std::unique_ptr<memory::MemorySystem> memory_;
   OperandStages stages_;
   std::vector<ReportingBlock*> blocks_;
   MachineShape machine_;
