@@ -148,7 +148,7 @@ void SmCore::launch_cta(uint32_t cta_slot, uint32_t id, uint64_t now) {
     w.cta_slot = cta_slot;
     w.cta_id = cta.id;
     w.warp_in_cta = k;
-    w.stream = &workload_.load_warp(slot, cta.id, k);
+    w.stream = &workload_.load_warp(config_.workload_slot_base + slot, cta.id, k);
     shadow_.reset_warp(slot);
     RfAccess& a = txn_.access();
     txn_.prepare(RfAccessKind::Launch, nullptr);

@@ -90,6 +90,9 @@ struct SmConfig {
   /// Loads and stores go through a memory system (mem.model = memory_system): the SM
   /// module has a memory socket and a load/store unit.
   bool memory_system = false;
+  /// Added to the warp slot a stream is loaded into (Workload::load_warp): SMs sharing
+  /// one workload keep apart the buffers a generator reuses per slot.
+  uint32_t workload_slot_base = 0;
   /// Send Wake transactions when a warp is assigned a collector unit (power-control
   /// stages ask for them, OperandStage::wants_collector_wakes; the banks ignore them).
   bool announce_collectors = false;
