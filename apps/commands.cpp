@@ -12,6 +12,7 @@
 #include "apps/cli.h"
 #include "apps/sweep_commands.h"
 #include "designs/design_registry.h"
+#include "platforms/gpu/gpu_platform.h"
 #include "platforms/sm/platform.h"
 #include "stimuli/driver/open_workload.h"
 
@@ -88,11 +89,11 @@ int run_command(const po::variables_map& vm) {
   RunSettings settings;
   if (vm.count("vcd")) settings.vcd_path = vm["vcd"].as<std::string>();
   settings.progress = !quiet && isatty(STDERR_FILENO);
-  SmPlatform platform(params, std::move(workload), settings);
+  const auto platform = make_platform(params, std::move(workload), settings);
 
   json stats;
   try {
-    stats = platform.run();
+    stats = platform->run();
   } catch (const ParamError&) {
     throw;
   } catch (const WorkloadError&) {
@@ -258,8 +259,8 @@ po::options_description describe_options() {
 int describe_command(const po::variables_map& vm) {
   const Params params = load_params(vm);
   // The kernel's shape decides occupancy and therefore what gets instantiated.
-  SmPlatform platform(params, open_workload(workload_name(vm), params));
-  std::cout << platform.describe().dump(2) << '\n';
+  const auto platform = make_platform(params, open_workload(workload_name(vm), params));
+  std::cout << platform->describe().dump(2) << '\n';
   return kExitOk;
 }
 
