@@ -91,7 +91,7 @@ class GpuPlatformImpl {
     for (uint32_t s = 0; s < sms_; ++s)
       clusters_[s]->node.sm().core().attach_cta_source(&distributor_->source(s));
     if (clusters_.front()->node.l1()) {
-      memory_config_ = memory_system_config(params_, sms_);
+      memory_config_ = memory_system_config(params_, sms_, memory_tech(tech_));
       memory_ = std::make_unique<memory::MemorySystem>("memory", memory_config_);
       // Binding order is the SM's interconnect port.
       for (auto& c : clusters_) c->node.l1()->mem_side.bind(memory_->sm_side);

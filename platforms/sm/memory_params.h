@@ -6,6 +6,7 @@
 #include "common/param_set.h"
 #include "modules/memory/coalescer.h"
 #include "modules/memory/memory_system.h"
+#include "power/energy.h"
 
 namespace warpreg {
 
@@ -139,9 +140,15 @@ struct DramParams : ParamSet {
       "GPGPU-Sim 3.x GTX480 -dram_latency 100 core cycles = 132 DRAM cycles (its comment)"};
 };
 
-/// The L1 data cache of `params`.
-memory::CacheConfig l1_config(const Params& params);
-/// The shared memory system of `params` for `sms` SMs (one interconnect port each).
-memory::MemorySystemConfig memory_system_config(const Params& params, uint32_t sms);
+/// The L1 data cache of `params`, its energies from `tech` (memory_tech).
+memory::CacheConfig l1_config(const Params& params, const power::TechTable& tech);
+/// The shared memory system of `params` for `sms` SMs (one interconnect port each), its
+/// energies from `tech` (memory_tech).
+memory::MemorySystemConfig memory_system_config(const Params& params, uint32_t sms,
+                                                const power::TechTable& tech);
+/// The table the memory system's energies come from: the run's technology when it has
+/// them (fermi40 does), else fermi40 (the paper tables rfv40, wc45, wrf32 cost the
+/// register file only; docs/memory.md, "Energy").
+power::TechTable memory_tech(const power::TechTable& run_tech);
 
 }  // namespace warpreg

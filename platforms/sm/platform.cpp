@@ -24,7 +24,8 @@ class SmPlatformImpl {
         clock_(SimParams(&params).clock_mhz),
         node_(params, designs_, *workload_, tech_, clock_, 0, 1, settings_) {
     if (node_.l1()) {
-      memory_ = std::make_unique<memory::MemorySystem>("memory", memory_system_config(params_, 1));
+      memory_ = std::make_unique<memory::MemorySystem>(
+          "memory", memory_system_config(params_, 1, memory_tech(tech_)));
       node_.l1()->mem_side.bind(memory_->sm_side);
     }
     node_.sm().set_progress(settings_.progress);

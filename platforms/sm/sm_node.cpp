@@ -63,7 +63,7 @@ SmNode::SmNode(const Params& params, const std::vector<const DesignSpec*>& desig
       sm_("sm", config_, workload, shadow_, tech, clock, SimParams(&params).quantum_cycles,
           SimParams(&params).max_cycles, load_store_ ? &*load_store_ : nullptr) {
   if (load_store_) {
-    l1_ = std::make_unique<memory::L1Cache>("l1", l1_config(params));
+    l1_ = std::make_unique<memory::L1Cache>("l1", l1_config(params, memory_tech(tech)));
     sm_.memory_socket()->bind(l1_->cpu_side);
   }
   // The operand path: SM collectors -> crossbar -> design stages -> extra stages -> banks.
