@@ -100,6 +100,7 @@ MemoryTiming LoadStoreUnit::access(const MemoryAccess& a, uint64_t cycle) {
                                                 : memory::MemKind::Load;
   access_.bypass_l1 = config_.coalescer.skip_l1;
   find_addresses(a, space, bytes);
+  if (space == memory::MemSpace::Local) ++counters_.local;
   if (space == memory::MemSpace::Local) access_.local_word_stride = config_.local.threads() * 4;
   access_.space = space;
   access_.bytes = bytes;

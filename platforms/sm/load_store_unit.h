@@ -48,6 +48,7 @@ class LoadStoreUnit final : public MemoryPort {
     uint64_t constant_loads = 0;   ///< constant loads (not modelled beyond their latency)
     uint64_t modelled = 0;         ///< instructions whose addresses an address model made
     uint64_t traced = 0;           ///< instructions with the trace's own addresses
+    uint64_t local = 0;  ///< local-space instructions (compiler spills and fills among them)
   };
   const Counters& counters() const { return counters_; }
 

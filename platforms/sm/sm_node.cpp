@@ -133,7 +133,8 @@ nlohmann::json SmNode::stats(uint64_t cycles) {
                                           {"shared_passes", u.shared_passes},
                                           {"constant_loads", u.constant_loads},
                                           {"modelled", u.modelled},
-                                          {"traced", u.traced}};
+                                          {"traced", u.traced},
+                                          {"local", u.local}};
     const sc_core::sc_time end = clock_.cycles(cycles);
     stats["memory"]["blocks"][l1_->basename()] =
         l1_->stats(memory::cycle_not_before(l1_->clock(), end));

@@ -48,6 +48,9 @@ const WarpStream& SpillingWorkload::load_warp(uint32_t slot, uint32_t cta, uint3
         load.pc = inst.pc;
         load.active = inst.active;
         load.cls = InstClass::Load;
+        // A fill: the register's word of the thread's local frame (spill slot r - kept).
+        load.mem = MemOperand::make(MemorySpace::Local, 4);
+        load.mem_tag = r - kept_;
         load.num_dst = 1;
         load.dst[0] = scratch(j);
         load.value_index = static_cast<uint32_t>(out.values.size());
@@ -58,11 +61,13 @@ const WarpStream& SpillingWorkload::load_warp(uint32_t slot, uint32_t cta, uint3
     }
     // Spilled destinations are written to scratch registers and stored after.
     unsigned stores = 0;
+    uint16_t stored[kMaxDst];
     const uint32_t value_index = static_cast<uint32_t>(out.values.size());
     for (unsigned k = 0; k < inst.num_dst; ++k) {
       const uint16_t r = inst.dst[k];
       out.values.push_back(in.values[original.value_index + k]);
       if (r == kZeroRegister || r < kept_) continue;
+      stored[stores] = r;
       inst.dst[k] = scratch(stores++);
       memory_[r].merge(in.values[original.value_index + k], inst.active);
     }
@@ -73,6 +78,8 @@ const WarpStream& SpillingWorkload::load_warp(uint32_t slot, uint32_t cta, uint3
       store.pc = inst.pc;
       store.active = inst.active;
       store.cls = InstClass::Store;
+      store.mem = MemOperand::make(MemorySpace::Local, 4);
+      store.mem_tag = stored[j] - kept_;
       store.num_src = 1;
       store.src[0] = scratch(j);
       out.insts.push_back(store);

@@ -224,3 +224,20 @@ TEST_CASE("memory system: a synthetic run finishes with every load through the L
         stats["memory"]["load_store_unit"]["requests"]);
   CHECK(stats["energy_pj"].contains("memory_system"));
 }
+
+TEST_CASE("memory system: compiler spills and fills are local accesses through the L1",
+          "[platform][memory_system][spill]") {
+  const Params params =
+      Params::load("compiler-spill-64k", {"mem.model=memory_system", "profile.ctas=8"});
+  SmPlatform platform(params, open_workload("rfv-hotspot", params));
+  const nlohmann::json stats = platform.run();
+  REQUIRE(stats["status"] == "ok");
+  CHECK(stats["integrity"]["mismatches"] == 0);
+  const nlohmann::json& lsu = stats["memory"]["load_store_unit"];
+  CHECK(lsu["local"].get<uint64_t>() > 0);
+  CHECK(lsu["local"].get<uint64_t>() < lsu["instructions"].get<uint64_t>());
+  // A spilled register's word is one 128-byte segment per warp: one request each.
+  CHECK(lsu["requests"] == lsu["instructions"]);
+  // Fills find the lines their spills wrote (local stores stay in the L1, write-back).
+  CHECK(stats["memory"]["blocks"]["l1"]["read_hits"].get<uint64_t>() > 0);
+}
