@@ -25,7 +25,8 @@ class SmCluster : public sc_core::sc_module {
   SmCluster(sc_core::sc_module_name name, const Params& params,
             const std::vector<const DesignSpec*>& designs, Workload& workload,
             const power::TechTable& tech, const CycleClock& clock, uint32_t sm, uint32_t sms)
-      : sc_core::sc_module(name), node(params, designs, workload, tech, clock, sm, sms, {}) {}
+      : sc_core::sc_module(name),
+        node(params, designs, workload, tech, clock, sm, sms, {}, this->name()) {}
   SmNode node;
 };
 

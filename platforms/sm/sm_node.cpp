@@ -51,8 +51,9 @@ SmConfig config_of(const Params& params, uint32_t sm) {
 
 SmNode::SmNode(const Params& params, const std::vector<const DesignSpec*>& designs,
                Workload& workload, const power::TechTable& tech, const CycleClock& clock,
-               uint32_t sm, uint32_t sms, const RunSettings& settings)
+               uint32_t sm, uint32_t sms, const RunSettings& settings, const std::string& parent)
     : clock_(clock),
+      parent_prefix_(parent.empty() ? "" : parent + "."),
       config_(config_of(params, sm)),
       shadow_(config_.limits.max_warps, kMaxArchRegisters + 1),
       regfile_("regfile", params, tech, clock, regfile_technology_of(designs, params)),
@@ -156,7 +157,7 @@ nlohmann::json SmNode::stats(uint64_t cycles) {
     // The register file proper: the banks and every design stage, without the
     // operand collectors (sm) and the crossbar's wires.
     if (b != &sm_ && b != &crossbar_) register_file += d + l;
-    blocks[b->block_name()] = std::move(j);
+    blocks[key_of(*b)] = std::move(j);
   }
   stats["blocks"] = std::move(blocks);
   stats["energy_pj"] = {{"dynamic", dynamic},
@@ -168,15 +169,22 @@ nlohmann::json SmNode::stats(uint64_t cycles) {
 
 const StatSet* SmNode::block_statistics(const std::string& name) const {
   for (const ReportingBlock* b : blocks_)
-    if (b->block_name() == name) return b->statistics();
+    if (key_of(*b) == name) return b->statistics();
   return nullptr;
 }
 
 nlohmann::json SmNode::describe_blocks() const {
   nlohmann::json blocks = nlohmann::json::object();
-  for (const ReportingBlock* b : blocks_) blocks[b->block_name()] = b->describe();
+  for (const ReportingBlock* b : blocks_) blocks[key_of(*b)] = b->describe();
   if (l1_) blocks[l1_->basename()] = l1_->describe();
   return blocks;
+}
+
+std::string SmNode::key_of(const ReportingBlock& block) const {
+  std::string name = block.block_name();
+  if (!parent_prefix_.empty() && name.compare(0, parent_prefix_.size(), parent_prefix_) == 0)
+    name.erase(0, parent_prefix_.size());
+  return name;
 }
 
 // A stage and every block inside it (its SystemC children, e.g. rfv.renaming_table)

@@ -34,9 +34,12 @@ class SmNode {
  public:
   /// `sm` of `sms`: the local-memory layout and the workload's warp-slot buffers depend
   /// on it. Throws ParamError / ConfigError naming the option.
+  /// `parent`: the module the node's blocks are children of ("sm3" on the GPU, "" at the
+  /// top); its name is left out of the blocks' keys in stats.json and describe, so that
+  /// every SM reports "rfv.renaming_table" as the single SM does.
   SmNode(const Params& params, const std::vector<const DesignSpec*>& designs, Workload& workload,
          const power::TechTable& tech, const CycleClock& clock, uint32_t sm, uint32_t sms,
-         const RunSettings& settings);
+         const RunSettings& settings, const std::string& parent = "");
 
   SmModule& sm() { return sm_; }
   const SmModule& sm() const { return sm_; }
@@ -58,8 +61,11 @@ class SmNode {
                      Workload& workload, const power::TechTable& tech, const CycleClock& clock);
   void add_reporting_blocks(sc_core::sc_object& object);
   void check_register_file_fits() const;
+  /// A block's key: its name without the parent's.
+  std::string key_of(const ReportingBlock& block) const;
 
   const CycleClock& clock_;
+  std::string parent_prefix_;  ///< "sm3." or ""
   SmConfig config_;
   ShadowRegisterFile shadow_;
   RegisterFileModule regfile_;

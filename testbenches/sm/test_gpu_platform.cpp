@@ -100,3 +100,23 @@ TEST_CASE("GPU: a waveform needs the single-SM platform", "[gpu][bad-input]") {
   CHECK_THROWS_WITH(make_platform(params, open_workload("synthetic", params), settings),
                     Catch::Matchers::Contains("--vcd"));
 }
+
+TEST_CASE("GPU: a design applies to every SM and reports under its single-SM name",
+          "[gpu][design]") {
+  const Params params = Params::load("rfv", {"gpu.sms=2", "profile.ctas=4"});
+  GpuPlatform platform(params, open_workload("rfv-hotspot", params));
+  const nlohmann::json s = platform.run();
+  REQUIRE(s["status"] == "ok");
+  CHECK(s["integrity"]["mismatches"] == 0);
+  REQUIRE(s["sms"].size() == 2);
+  for (const auto& sm : s["sms"]) {
+    CHECK(sm["blocks"].contains("rfv"));
+    CHECK(sm["blocks"].contains("regfile"));
+    CHECK(sm["integrity"]["checked_reads"].get<uint64_t>() > 0);
+  }
+  // Totals add the SMs' counters block by block.
+  CHECK(s["blocks"]["rfv"]["dynamic_pj"].get<double>() ==
+        Approx(s["sms"][0]["blocks"]["rfv"]["dynamic_pj"].get<double>() +
+               s["sms"][1]["blocks"]["rfv"]["dynamic_pj"].get<double>()));
+  CHECK(platform.block_statistics("rfv") != nullptr);
+}
