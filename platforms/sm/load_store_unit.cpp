@@ -141,4 +141,13 @@ MemoryTiming LoadStoreUnit::access(const MemoryAccess& a, uint64_t cycle) {
   return timing;
 }
 
+uint64_t LoadStoreUnit::transfer(uint32_t warp, uint16_t reg, bool store, uint64_t cycle) {
+  WarpInst inst;
+  inst.cls = store ? InstClass::Store : InstClass::Load;
+  inst.mem = MemOperand::make(MemorySpace::Local, 4);
+  inst.mem_tag = kDesignFrameWord + reg;
+  ++counters_.design_transfers;
+  return access(MemoryAccess{&inst, nullptr, warp, 0, 0, 0}, cycle).done;
+}
+
 }  // namespace warpreg

@@ -9,6 +9,7 @@
 #include <array>
 #include <cstdint>
 
+#include "modules/interfaces/design_context.h"
 #include "modules/interfaces/workload.h"
 #include "modules/memory/address_model.h"
 #include "modules/memory/coalescer.h"
@@ -34,11 +35,16 @@ struct LoadStoreConfig {
   memory::LocalLayout local;
 };
 
-class LoadStoreUnit final : public MemoryPort {
+class LoadStoreUnit final : public MemoryPort, public LocalMemoryPort {
  public:
   LoadStoreUnit(const LoadStoreConfig& config, Workload& workload, RequestPort& port);
 
   MemoryTiming access(const MemoryAccess& access, uint64_t cycle) override;
+  /// A design's spill or fill of a whole warp register: a 4-byte local access of every
+  /// lane to frame word kDesignFrameWord + reg (apart from the compiler's spill slots),
+  /// sent at `cycle` without waiting for the SM's memory pipeline.
+  uint64_t transfer(uint32_t warp, uint16_t reg, bool store, uint64_t cycle) override;
+  static constexpr uint32_t kDesignFrameWord = 256;
 
   struct Counters {
     uint64_t instructions = 0;     ///< memory instructions executed
@@ -49,6 +55,7 @@ class LoadStoreUnit final : public MemoryPort {
     uint64_t modelled = 0;         ///< instructions whose addresses an address model made
     uint64_t traced = 0;           ///< instructions with the trace's own addresses
     uint64_t local = 0;  ///< local-space instructions (compiler spills and fills among them)
+    uint64_t design_transfers = 0;  ///< designs' spills and fills (LocalMemoryPort), in `local`
   };
   const Counters& counters() const { return counters_; }
 

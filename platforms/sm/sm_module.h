@@ -47,6 +47,7 @@ class SmModule : public sc_core::sc_module,
   MemorySocket* memory_socket() { return memory_socket_.get(); }
   /// The load/store unit (nullptr without a memory system).
   const LoadStoreUnit* load_store_unit() const { return load_store_unit_.get(); }
+  LoadStoreUnit* load_store_unit() { return load_store_unit_.get(); }
 
   SmCore& core() { return core_; }
   const SmCore& core() const { return core_; }

@@ -135,7 +135,8 @@ nlohmann::json SmNode::stats(uint64_t cycles) {
                                           {"constant_loads", u.constant_loads},
                                           {"modelled", u.modelled},
                                           {"traced", u.traced},
-                                          {"local", u.local}};
+                                          {"local", u.local},
+                                          {"design_transfers", u.design_transfers}};
     const sc_core::sc_time end = clock_.cycles(cycles);
     stats["memory"]["blocks"][l1_->basename()] =
         l1_->stats(memory::cycle_not_before(l1_->clock(), end));
@@ -210,7 +211,8 @@ void SmNode::build_designs(const Params& params, const std::vector<const DesignS
                               sm_.core().occupancy(),
                               regfile_.core().config(),
                               workload.metadata(),
-                              regfile_.storage_power()};
+                              regfile_.storage_power(),
+                              sm_.load_store_unit()};
   DesignAssembly assembly(context, "");
   for (const DesignSpec* design : designs) {
     assembly.next_design(design->name);

@@ -241,3 +241,20 @@ TEST_CASE("memory system: compiler spills and fills are local accesses through t
   // Fills find the lines their spills wrote (local stores stay in the L1, write-back).
   CHECK(stats["memory"]["blocks"]["l1"]["read_hits"].get<uint64_t>() > 0);
 }
+
+TEST_CASE("memory system: RFV's spills and fills go through the L1 as local accesses",
+          "[platform][memory_system][spill][rfv]") {
+  const Params params = Params::load("rfv-shrink", {"mem.model=memory_system", "profile.ctas=12"});
+  SmPlatform platform(params, open_workload("rfv-scalarprod", params));
+  const nlohmann::json stats = platform.run();
+  REQUIRE(stats["status"] == "ok");
+  CHECK(stats["integrity"]["mismatches"] == 0);
+  const uint64_t spills = stats["blocks"]["rfv"]["spills"];
+  const uint64_t fills = stats["blocks"]["rfv"]["fills"];
+  REQUIRE(spills > 0);
+  const nlohmann::json& lsu = stats["memory"]["load_store_unit"];
+  // One store per spilled register and one load per filled one.
+  CHECK(lsu["design_transfers"] == 2 * stats["blocks"]["rfv"]["spilled_registers"].get<uint64_t>());
+  CHECK(fills == spills);
+  CHECK(lsu["local"].get<uint64_t>() >= lsu["design_transfers"].get<uint64_t>());
+}
