@@ -14,6 +14,7 @@
 #include "apps/sweep_commands.h"
 #include "designs/design_registry.h"
 #include "modules/interfaces/log.h"
+#include "platforms/gpu/gpu_platform.h"
 #include "platforms/sm/platform.h"
 #include "stimuli/driver/open_workload.h"
 
@@ -128,12 +129,12 @@ int run_command(const po::variables_map& vm) {
   }
   if (vm.count("log")) apply_log_levels(vm["log"].as<std::vector<std::string>>());
   settings.progress = !quiet && isatty(STDERR_FILENO);
-  SmPlatform platform(params, std::move(workload), settings);
+  const auto platform = make_platform(params, std::move(workload), settings);
 
   json stats;
   const auto started = std::chrono::steady_clock::now();
   try {
-    stats = platform.run();
+    stats = platform->run();
     stats["run"] = provenance(
         std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count());
   } catch (const ParamError&) {
@@ -301,8 +302,8 @@ po::options_description describe_options() {
 int describe_command(const po::variables_map& vm) {
   const Params params = load_params(vm);
   // The kernel's shape decides occupancy and therefore what gets instantiated.
-  SmPlatform platform(params, open_workload(workload_name(vm), params));
-  std::cout << platform.describe().dump(2) << '\n';
+  const auto platform = make_platform(params, open_workload(workload_name(vm), params));
+  std::cout << platform->describe().dump(2) << '\n';
   return kExitOk;
 }
 

@@ -187,6 +187,12 @@ std::string stats_summary(const json& stats) {
   row("bank conflicts", text_of(stat({"rf.bank_conflicts"})));
   row("integrity", text_of(stat({"integrity.checked_reads"})) + " operands checked, " +
                        text_of(stat({"integrity.mismatches"})) + " mismatches");
+  if (const json* sms = stat({"gpu.sms"})) row("SMs", text_of(sms));
+  if (const json* gbps = stat({"gpu.dram.bandwidth_gbps"}); gbps && gbps->is_number())
+    row("DRAM bandwidth",
+        printf_string("%.1f GB/s", gbps->get<double>(), "") +
+            printf_string(" (%.1f %% of peak)",
+                          100 * stat_number(stats, {"gpu.dram.utilisation"}, 0), ""));
 
   // Energy table: one row per block, then the platform total.
   std::vector<std::vector<std::string>> rows;
@@ -200,6 +206,8 @@ std::string stats_summary(const json& stats) {
   const double leak = stat_number(stats, {"energy_pj.leakage"}, 0);
   rows.push_back({"total", format_energy(dyn), format_energy(leak),
                   format_energy(stat_number(stats, {"energy_pj.total"}, dyn + leak))});
+  // The memory system's energy is beside the SM's, not in its total.
+  const bool memory = find_stat(stats, "energy_pj.memory_system") != nullptr;
 
   size_t name_width = 20;
   for (const auto& r : rows) name_width = std::max(name_width, display_width(r[0]) + 2);
@@ -211,6 +219,9 @@ std::string stats_summary(const json& stats) {
     os << "  " << pad_right(rows[i][0], name_width) << pad_left(rows[i][1], kCol)
        << pad_left(rows[i][2], kCol) << pad_left(rows[i][3], kCol) << '\n';
   }
+  if (memory)
+    os << "  " << pad_right("memory system", name_width) << pad_left("", 2 * kCol)
+       << pad_left(format_energy(stat_number(stats, {"energy_pj.memory_system"}, 0)), kCol) << '\n';
   return os.str();
 }
 

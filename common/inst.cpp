@@ -19,4 +19,20 @@ bool parse_inst_class(std::string_view text, InstClass& out) {
   return false;
 }
 
+std::string_view to_string(MemorySpace space) {
+  switch (space) {
+    case MemorySpace::Global:
+      return "global";
+    case MemorySpace::Local:
+      return "local";
+    case MemorySpace::Shared:
+      return "shared";
+    case MemorySpace::Constant:
+      return "constant";
+    case MemorySpace::None:
+      break;
+  }
+  return "none";
+}
+
 }  // namespace warpreg

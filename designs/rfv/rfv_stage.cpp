@@ -43,6 +43,7 @@ RfvStage::RfvStage(sc_core::sc_module_name name, const DesignContext& context)
       warps_per_cta_(context.occupancy.warps_per_cta),
       regs_per_thread_(context.kernel.regs_per_thread),
       spill_latency_(context.machine.memory_latency),
+      local_memory_(context.local_memory),
       energy_(this->name(), context.clock.ns_per_cycle()) {
   if (params_.mode == RfvMode::Compiler)
     flag_cache_ = std::make_unique<ReleaseFlagCacheModule>("release_flag_cache", context);
@@ -329,6 +330,7 @@ bool RfvStage::resolve_stall(uint64_t now) {
     w.spill_store.emplace_back(reg, WarpRegister{});
     send(RfAccessKind::Read, victim, reg, phys, 1, &w.spill_store.back().second, now);
     release(victim, reg, now);
+    if (local_memory_) local_memory_->transfer(victim, reg, true, now);
   }
   w.spilled = true;
   ++stats_.spills;
@@ -346,13 +348,16 @@ bool RfvStage::refill(uint32_t slot, uint64_t now) {
     ++need[t.compiler_bank(static_cast<uint16_t>(slot), reg)];
   for (uint32_t b = 0; b < need.size(); ++b)
     if (need[b] != 0 && need[b] + 1 + reserved_per_bank_[b] > t.free_in_bank(b)) return false;
+  // With a memory system the fill loads go through it; else they take mem.miss_latency.
+  uint64_t filled = local_memory_ ? now : now + spill_latency_;
   for (auto& [reg, value] : w.spill_store) {
     const uint32_t phys = allocate(slot, reg, now);
     send(RfAccessKind::Write, slot, reg, phys, 1, &value, now);
+    if (local_memory_) filled = std::max(filled, local_memory_->transfer(slot, reg, false, now));
   }
   w.spill_store.clear();
   w.spilled = false;
-  w.fill_ready = now + spill_latency_;
+  w.fill_ready = filled;
   ++stats_.fills;
   return false;  // the warp waits for its fill loads
 }

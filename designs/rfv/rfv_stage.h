@@ -283,8 +283,9 @@ class RfvStage : public OperandStage, public IssueHook, public ReportingBlock, p
   uint32_t last_mapped_ = 0;
   uint32_t resident_warps_ = 0;
   uint32_t regs_per_thread_ = 0;
-  uint32_t spill_latency_ = 400;  ///< cycles of a warp's fill loads (mem.miss_latency)
-  RfTransaction own_txn_;         ///< the stage's own transactions (Launch/Retire, spill/fill)
+  uint32_t spill_latency_ = 400;             ///< cycles of a warp's fill loads (mem.miss_latency)
+  LocalMemoryPort* local_memory_ = nullptr;  ///< spills and fills through the memory system
+  RfTransaction own_txn_;  ///< the stage's own transactions (Launch/Retire, spill/fill)
   /// Time integrals of the mapped registers and resident warps (Fig. 10's allocation).
   uint64_t mapped_cycles_ = 0, resident_warp_cycles_ = 0, occupancy_since_ = 0;
   /// Fig. 10 as the paper counts it: every physical register ever allocated, and peaks.

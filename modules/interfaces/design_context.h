@@ -27,6 +27,18 @@ struct MachineShape {
   uint32_t collector_units = 16;   ///< operand collector units of all types (collector.*)
 };
 
+/// A design's way to local memory with mem.model = memory_system: whole warp registers
+/// stored (spilled) or loaded (filled) as the SM's local accesses, through its L1 and the
+/// memory system. Absent (nullptr) with the probability model, where a design charges
+/// MachineShape::memory_latency instead.
+class LocalMemoryPort {
+ public:
+  virtual ~LocalMemoryPort() = default;
+  /// A store (`store`) or load of warp slot `warp`'s register `reg` issued at `cycle`;
+  /// returns the cycle it completes.
+  virtual uint64_t transfer(uint32_t warp, uint16_t reg, bool store, uint64_t cycle) = 0;
+};
+
 struct DesignContext {
   const Params& params;
   const power::TechTable& tech;
@@ -39,6 +51,8 @@ struct DesignContext {
   MetadataSource& metadata;
   /// The register file's cells, for designs that put them into low-power states.
   StoragePower& storage_power;
+  /// Spill and fill traffic through the memory system (nullptr: none; see LocalMemoryPort).
+  LocalMemoryPort* local_memory = nullptr;
 
   /// The compiler metadata of `kind` (see kernel_metadata.h). `design` names the
   /// design for the error thrown when the workload has no static code.

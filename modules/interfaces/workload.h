@@ -1,6 +1,7 @@
 #pragma once
 // The warp-trace driver's interface to the SM: a kernel's launch shape and, per
 // warp, its stream of dynamic warp instructions with destination values.
+#include <array>
 #include <cstdint>
 #include <memory>
 #include <stdexcept>
@@ -36,6 +37,12 @@ struct WarpStream {
   }
 };
 
+/// Where a memory instruction executes in the grid, for address models.
+struct GridSite {
+  uint64_t warp = 0;        ///< the warp's index in the grid (CTA x warps per CTA + warp)
+  uint64_t grid_warps = 1;  ///< warps in the grid
+};
+
 /// Bad stimulus input: the message names the file and line (or option).
 class WorkloadError : public std::runtime_error {
  public:
@@ -59,6 +66,16 @@ class Workload {
   /// The compiler metadata of this kernel (kernel_metadata.h): the stimulus layer's
   /// passes over static_code(), or none.
   virtual MetadataSource& metadata();
+  /// The lane addresses of a global, shared or constant load or store that carries none
+  /// (WarpInst::mem not traced), from the workload's address model of its PC
+  /// (docs/memory.md, "Address models"); inactive lanes are left alone. False when the
+  /// workload has no model, so the SM uses its default. Local accesses never ask: their
+  /// addresses follow from WarpInst::mem_tag and the hardware thread.
+  virtual bool lane_addresses(const WarpInst& inst, const GridSite& site,
+                              std::array<uint64_t, kWarpSize>& out) const {
+    (void)inst, (void)site, (void)out;
+    return false;
+  }
 };
 
 }  // namespace warpreg

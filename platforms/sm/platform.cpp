@@ -4,23 +4,16 @@
 
 #include "designs/design_registry.h"
 #include "modules/interfaces/waveform.h"
-#include "modules/operand_path/crossbar.h"
+#include "modules/memory/memory_system.h"
 #include "modules/regfile/regfile_module.h"
+#include "platforms/sm/memory_params.h"
 #include "platforms/sm/sampler.h"
-#include "platforms/sm/sm_module.h"
+#include "platforms/sm/sm_node.h"
 #include "platforms/sm/sm_params.h"
 #include "power/energy.h"
 #include "power/power_params.h"
 
 namespace warpreg {
-
-namespace {
-uint32_t total_collectors(const SmConfig& config) {
-  uint32_t units = 0;
-  for (const uint32_t n : config.collectors) units += n;
-  return units;
-}
-}  // namespace
 
 class SmPlatformImpl {
  public:
@@ -31,207 +24,69 @@ class SmPlatformImpl {
         workload_(std::move(workload)),
         tech_(power::TechTable::load(PowerParams(&params).tech)),
         clock_(SimParams(&params).clock_mhz),
-        config_(SmConfig::from(params)),
-        shadow_(config_.limits.max_warps, kMaxArchRegisters + 1),
-        regfile_("regfile", params, tech_, clock_, regfile_technology_of(designs_, params)),
-        crossbar_("crossbar", params, tech_, clock_.ns_per_cycle()),
-        sm_("sm", config_, *workload_, shadow_, tech_, clock_, SimParams(&params).quantum_cycles,
-            SimParams(&params).max_cycles) {
-    // The operand path: SM collectors -> crossbar -> design and extra stages -> banks.
-    build_designs();
-    sm_.rf_socket.bind(crossbar_.target);
-    OperandStage* last = &crossbar_;
-    for (auto& stage : stages_) {
-      last->initiator.bind(stage->target);
-      last = stage.get();
+        node_(params, designs_, *workload_, tech_, clock_, 0, 1, settings_) {
+    if (node_.l1()) {
+      memory_ = std::make_unique<memory::MemorySystem>(
+          "memory", memory_system_config(params_, 1, memory_tech(tech_)));
+      node_.l1()->mem_side.bind(memory_->sm_side);
     }
-    last->initiator.bind(regfile_.socket);
-    blocks_ = {&regfile_, &crossbar_, &sm_};
-    for (auto& stage : stages_) {
-      if (stage->wants_collector_wakes()) sm_.core().announce_collectors(true);
-      add_reporting_blocks(*stage);
-      if (auto* hook = dynamic_cast<IssueHook*>(stage.get())) {
-        sm_.core().add_issue_hook(hook);
-        if (const Occupancy* occ = hook->resident_occupancy()) sm_.core().override_occupancy(*occ);
-      }
-    }
-    check_register_file_fits();
-    sm_.set_progress(settings_.progress);
+    node_.sm().set_progress(settings_.progress);
     if (!settings_.vcd_path.empty()) open_waveform();
     if (!settings_.samples_path.empty()) open_samples();
   }
 
   nlohmann::json run() {
     sc_core::sc_start();
-    const SmCore& core = sm_.core();
-    const SmCore::Counters& c = core.counters();
-    const uint64_t cycles = sm_.end_cycle();
+    const uint64_t cycles = node_.sm().end_cycle();
     if (sampler_) sampler_->finish(cycles);
-    // pJ per ns is mW; stats.json gives W.
-    const double run_ns = double(cycles) * clock_.ns_per_cycle();
-    const auto watts = [run_ns](double pj) { return run_ns > 0 ? pj / run_ns * 1e-3 : 0.0; };
-    nlohmann::json stats;
+    nlohmann::json stats = node_.stats(cycles);
     stats["schema_version"] = 1;
     stats["preset"] = params_.preset();
     stats["designs"] = params_.designs();
     stats["workload"] = workload_->describe();
-    stats["kernel"] = {{"name", core.kernel().name},
-                       {"ctas", core.kernel().ctas},
-                       {"threads_per_cta", core.kernel().threads_per_cta},
-                       {"regs_per_thread", core.kernel().regs_per_thread},
-                       {"shared_mem_per_cta", core.kernel().shared_mem_per_cta}};
-    std::string status = "ok";
-    if (core.failed())
-      status = core.failure_kind();
-    else if (sm_.hit_max_cycles())
-      status = "max_cycles";
-    stats["status"] = status;
-    if (core.failed())
-      stats["error"] = core.failure();
-    else if (sm_.hit_max_cycles())
-      stats["error"] =
-          "stopped at sim.max_cycles = " + std::to_string(cycles) + " before the kernel finished";
-    stats["cycles"] = cycles;
-    stats["warp_instructions"] = c.warp_instructions;
-    stats["metadata_instructions"] = c.metadata_instructions;
-    stats["issue_hook_waits"] = c.hook_waits;
-    stats["thread_instructions"] = c.thread_instructions;
-    stats["ipc"] = cycles ? double(c.warp_instructions) / double(cycles) : 0.0;
-    nlohmann::json by_class = nlohmann::json::object();
-    for (unsigned i = 0; i < kInstClassCount; ++i)
-      by_class[std::string(to_string(static_cast<InstClass>(i)))] = c.by_class[i];
-    stats["instructions_by_class"] = by_class;
-    stats["occupancy"] = {{"ctas", core.occupancy().ctas},
-                          {"warps", core.occupancy().warps()},
-                          {"regs_per_thread", core.occupancy().regs_per_thread},
-                          {"limiter", core.occupancy().limiter}};
-    stats["memory"] = {{"loads", c.loads},           {"load_hits", c.load_hits},
-                       {"stores", c.stores},         {"local_loads", c.local_loads},
-                       {"local_hits", c.local_hits}, {"local_stores", c.local_stores}};
-    const RegFileCore::Counters& rf = regfile_.core().counters();
-    stats["rf"] = {{"reads", rf.reads},
-                   {"writes", rf.writes},
-                   {"bank_conflicts", rf.conflicted_reads},
-                   {"conflict_cycles", rf.conflict_cycles}};
-    stats["integrity"] = {{"checked_reads", shadow_.checked_reads()},
-                          {"mismatches", shadow_.mismatches()}};
-    double dynamic = 0, leakage = 0, register_file = 0;
-    nlohmann::json blocks = nlohmann::json::object();
-    for (ReportingBlock* b : blocks_) {
-      nlohmann::json j = b->stats(cycles);
-      const double d = j.value("dynamic_pj", 0.0), l = j.value("leakage_pj", 0.0);
-      dynamic += d;
-      leakage += l;
-      // The register file proper: the banks and every design stage, without the
-      // operand collectors (sm) and the crossbar's wires.
-      if (b != &sm_ && b != &crossbar_) register_file += d + l;
-      j["average_power_w"] = watts(d + l);
-      blocks[b->block_name()] = std::move(j);
+    if (memory_) {
+      stats["memory"]["blocks"].update(memory_->stats_at(clock_.cycles(cycles)));
+      stats["energy_pj"]["memory_system"] = energy_of_blocks(stats["memory"]["blocks"]);
     }
-    stats["blocks"] = std::move(blocks);
-    stats["energy_pj"] = {{"dynamic", dynamic},
-                          {"leakage", leakage},
-                          {"total", dynamic + leakage},
-                          {"register_file", register_file}};
-    stats["average_power_w"] = {{"dynamic", watts(dynamic)},
-                                {"leakage", watts(leakage)},
-                                {"total", watts(dynamic + leakage)},
-                                {"register_file", watts(register_file)}};
+    add_average_power(stats, double(cycles) * clock_.ns_per_cycle());
     stats["technology"] = tech_.name();
     stats["params"] = params_.to_json();
     return stats;
   }
 
   const StatSet* block_statistics(const std::string& name) const {
-    for (const ReportingBlock* b : blocks_)
-      if (b->block_name() == name) return b->statistics();
-    return nullptr;
+    return node_.block_statistics(name);
   }
 
   nlohmann::json describe() const {
-    nlohmann::json blocks = nlohmann::json::object();
-    for (const ReportingBlock* b : blocks_) blocks[b->block_name()] = b->describe();
-    return {{"preset", params_.preset()},     {"designs", params_.designs()},
-            {"technology", tech_.name()},     {"clock_mhz", SimParams(&params_).clock_mhz.get()},
-            {"operand_path", operand_path()}, {"blocks", std::move(blocks)},
-            {"params", params_.to_json()}};
+    nlohmann::json blocks = node_.describe_blocks();
+    if (memory_) blocks.update(memory_->describe());
+    return {
+        {"preset", params_.preset()},           {"designs", params_.designs()},
+        {"technology", tech_.name()},           {"clock_mhz", SimParams(&params_).clock_mhz.get()},
+        {"operand_path", node_.operand_path()}, {"blocks", std::move(blocks)},
+        {"params", params_.to_json()}};
   }
 
  private:
-  // A stage and every block inside it (its SystemC children, e.g. rfv.renaming_table)
-  // report in stats.json and describe.
-  void add_reporting_blocks(sc_core::sc_object& object) {
-    if (auto* block = dynamic_cast<ReportingBlock*>(&object)) blocks_.push_back(block);
-    for (sc_core::sc_object* child : object.get_child_objects()) add_reporting_blocks(*child);
-  }
-
-  // Every design elaborates its blocks; their stages and the extra ones sit on the path
-  // by their placements (order_operand_path).
-  void build_designs() {
-    machine_.limits = config_.limits;
-    machine_.memory_latency = config_.mem_miss_latency;
-    machine_.load_hit_latency = config_.mem_hit_latency;
-    machine_.collector_units = total_collectors(config_);
-    workload_description_ = workload_->describe();
-    const DesignContext context{params_,
-                                tech_,
-                                clock_,
-                                workload_->shape(),
-                                workload_description_,
-                                machine_,
-                                sm_.core().occupancy(),
-                                regfile_.core().config(),
-                                workload_->metadata(),
-                                regfile_.storage_power()};
-    DesignAssembly assembly(context, "");
-    for (const DesignSpec* design : designs_) {
-      assembly.next_design(design->name);
-      design->build(assembly);
-    }
-    if (settings_.extra_stages) {
-      assembly.next_design("RunSettings::extra_stages");
-      for (auto& stage : settings_.extra_stages(assembly.context()))
-        assembly.add_stage(std::move(stage), settings_.extra_placement);
-    }
-    for (auto& p : order_operand_path(std::move(assembly.placed())))
-      stages_.push_back(std::move(p.stage));
-  }
-
-  nlohmann::json operand_path() const {
-    nlohmann::json path = {"sm.collectors", "crossbar"};
-    for (const auto& stage : stages_) path.push_back(stage->basename());
-    path.push_back("regfile");
-    return path;
-  }
-
-  void check_register_file_fits() const {
-    for (const auto& stage : stages_)
-      if (stage->translates_names()) return;
-    const Occupancy& occ = sm_.core().occupancy();
-    const uint64_t needed = uint64_t(occ.warps()) * occ.regs_per_warp();
-    const uint32_t have = regfile_.core().config().physical_registers();
-    if (needed > have)
-      throw ConfigError("register file holds " + std::to_string(have) + " warp registers but " +
-                        std::to_string(occ.warps()) + " resident warps need " +
-                        std::to_string(needed));
-  }
-
   void open_waveform() {
+    SmModule& sm = node_.sm();
+    RegisterFileModule& regfile = node_.regfile();
     wave_ = std::make_unique<Waveform>(settings_.vcd_path);
-    if (settings_.trace_signals) sm_.add_signals(*wave_);
-    regfile_.add_signals(*wave_);
-    for (ReportingBlock* b : blocks_)
-      if (auto* traced = dynamic_cast<TracedBlock*>(b); traced && b != &regfile_ && b != &sm_)
+    if (settings_.trace_signals) sm.add_signals(*wave_);
+    regfile.add_signals(*wave_);
+    for (ReportingBlock* b : node_.blocks())
+      if (auto* traced = dynamic_cast<TracedBlock*>(b); traced && b != &regfile && b != &sm)
         traced->add_signals(*wave_);
-    sm_.set_cycle_hook([this](uint64_t cycle) { wave_->sample(cycle); });
+    sm.set_cycle_hook([this](uint64_t cycle) { wave_->sample(cycle); });
   }
 
   void open_samples() {
-    std::vector<const ReportingBlock*> blocks(blocks_.begin(), blocks_.end());
-    sampler_ =
-        std::make_unique<Sampler>(settings_.samples_path, settings_.sample_cycles,
-                                  clock_.ns_per_cycle(), sm_.core(), regfile_, std::move(blocks));
-    sm_.set_step_observer([this](uint64_t now) { sampler_->observe(now); });
+    std::vector<const ReportingBlock*> blocks(node_.blocks().begin(), node_.blocks().end());
+    sampler_ = std::make_unique<Sampler>(settings_.samples_path, settings_.sample_cycles,
+                                         clock_.ns_per_cycle(), node_.sm().core(), node_.regfile(),
+                                         std::move(blocks));
+    node_.sm().set_step_observer([this](uint64_t now) { sampler_->observe(now); });
   }
 
   Params params_;
@@ -240,15 +95,8 @@ class SmPlatformImpl {
   std::unique_ptr<Workload> workload_;
   power::TechTable tech_;
   CycleClock clock_;
-  SmConfig config_;
-  ShadowRegisterFile shadow_;
-  RegisterFileModule regfile_;
-  Crossbar crossbar_;
-  SmModule sm_;
-  OperandStages stages_;
-  std::vector<ReportingBlock*> blocks_;
-  MachineShape machine_;
-  std::string workload_description_;
+  SmNode node_;
+  std::unique_ptr<memory::MemorySystem> memory_;
   std::unique_ptr<Waveform> wave_;
   std::unique_ptr<Sampler> sampler_;
 };
@@ -282,12 +130,8 @@ DesignBench::DesignBench(const Params& params, Workload& workload)
       power_map_(regfile_.physical_registers(), regfile_.lane_slices, regfile_.banks),
       context_{params,   tech_,      clock_,   workload.shape(),    workload_description_,
                machine_, occupancy_, regfile_, workload.metadata(), power_map_} {
-  const SmConfig config = SmConfig::from(params);
-  machine_.limits = config.limits;
-  machine_.memory_latency = config.mem_miss_latency;
-  machine_.load_hit_latency = config.mem_hit_latency;
-  machine_.collector_units = total_collectors(config);
-  occupancy_ = compute_occupancy(config.limits, workload.shape());
+  machine_ = machine_shape(SmConfig::from(params));
+  occupancy_ = compute_occupancy(machine_.limits, workload.shape());
 }
 
 }  // namespace warpreg

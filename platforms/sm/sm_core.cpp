@@ -67,6 +67,7 @@ SmConfig SmConfig::from(const Params& p) {
   c.mem_hit_latency = mem.hit_latency;
   c.mem_miss_latency = mem.miss_latency;
   c.local_lines = mem.local_lines;
+  c.memory_system = mem.model == MemoryModel::MemorySystem;
   c.seed = sim.seed;
   c.watchdog_cycles = sim.watchdog_cycles;
   return c;
@@ -117,14 +118,26 @@ void SmCore::fail(const char* kind, std::string message) {
 }
 
 void SmCore::launch_ctas(uint64_t now) {
+  if (cta_source_) {
+    for (uint32_t c = 0; c < ctas_.size() && !grid_drained_; ++c) {
+      uint32_t id = 0;
+      if (ctas_[c].busy) continue;
+      if (cta_source_->next_cta(now, id))
+        launch_cta(c, id, now);
+      else
+        grid_drained_ = true;
+    }
+    return;
+  }
   for (uint32_t c = 0; c < ctas_.size() && next_cta_ < kernel_.ctas; ++c)
-    if (!ctas_[c].busy) launch_cta(c, now);
+    if (!ctas_[c].busy) launch_cta(c, next_cta_++, now);
 }
 
-void SmCore::launch_cta(uint32_t cta_slot, uint64_t now) {
+void SmCore::launch_cta(uint32_t cta_slot, uint32_t id, uint64_t now) {
   Cta& cta = ctas_[cta_slot];
   cta.busy = true;
-  cta.id = next_cta_++;
+  cta.id = id;
+  ++running_ctas_;
   cta.warps_left = occupancy_.warps_per_cta;
   cta.live = occupancy_.warps_per_cta;
   cta.at_barrier = 0;
@@ -137,7 +150,7 @@ void SmCore::launch_cta(uint32_t cta_slot, uint64_t now) {
     w.cta_slot = cta_slot;
     w.cta_id = cta.id;
     w.warp_in_cta = k;
-    w.stream = &workload_.load_warp(slot, cta.id, k);
+    w.stream = &workload_.load_warp(config_.workload_slot_base + slot, cta.id, k);
     shadow_.reset_warp(slot);
     RfAccess& a = txn_.access();
     txn_.prepare(RfAccessKind::Launch, nullptr);
@@ -167,6 +180,7 @@ void SmCore::finish_warp(uint32_t slot, uint64_t now) {
   if (--cta.warps_left == 0) {
     cta.busy = false;
     ++ctas_done_;
+    --running_ctas_;
     for (IssueHook* hook : hooks_) hook->cta_finished(w.cta_slot, now);
     launch_ctas(now);
   }
@@ -415,7 +429,21 @@ void SmCore::dispatch(uint64_t now) {
       if (unit == units.end()) break;
       const WarpInst& inst = warps_[col.warp].stream->insts[col.inst];
       *unit = now + (t == static_cast<unsigned>(UnitType::Sfu) ? config_.sfu_interval : 1);
-      schedule(now + latency_of(inst, col.warp), EventKind::Complete, col.warp, col.inst);
+      if (memory_ && t == static_cast<unsigned>(UnitType::Mem)) {
+        const Warp& w = warps_[col.warp];
+        const MemoryTiming timing =
+            memory_->access({&inst, w.stream, col.warp, w.cta_id, w.warp_in_cta, col.inst}, now);
+        *unit = std::max(*unit, timing.unit_free);
+        if (inst.cls == InstClass::Load) {
+          ++counters_.loads;
+          if (timing.l1_hit) ++counters_.load_hits;
+        } else {
+          ++counters_.stores;
+        }
+        schedule(std::max(timing.done, now + 1), EventKind::Complete, col.warp, col.inst);
+      } else {
+        schedule(now + latency_of(inst, col.warp), EventKind::Complete, col.warp, col.inst);
+      }
       col.busy = false;
       ++free_collectors_[t];
       ++counters_.dispatches;
@@ -485,6 +513,9 @@ uint64_t SmCore::step(uint64_t now) {
   // The first CTAs launch in the first step, once the operand path is bound.
   if (!started_) {
     started_ = true;
+    counters_.first_cycle = now;
+    counters_.last_cycle = now;
+    last_retire_cycle_ = now;
     launch_ctas(now);
   }
   while (!events_.empty() && events_.top().cycle <= now) {
@@ -582,8 +613,9 @@ SmCore::Activity SmCore::activity() const {
 
 std::string SmCore::warp_report(uint64_t now) const {
   std::ostringstream out;
-  out << "cycle " << now << ", CTAs done " << ctas_done_ << " of " << kernel_.ctas
-      << ", events pending " << events_.size() << "\n";
+  out << "cycle " << now << ", CTAs done " << ctas_done_ << " of "
+      << (cta_source_ ? std::to_string(counters_.ctas_launched) + " launched here, grid " : "")
+      << kernel_.ctas << ", events pending " << events_.size() << "\n";
   for (uint32_t slot = 0; slot < warps_.size(); ++slot) {
     const Warp& w = warps_[slot];
     if (w.state == WarpState::Empty) continue;

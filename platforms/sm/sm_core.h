@@ -31,6 +31,40 @@ class OperandPort {
   virtual uint64_t access(RfTransaction& txn, uint64_t cycle) = 0;
 };
 
+/// A load or store leaving the SM through a memory system (mem.model = memory_system).
+struct MemoryAccess {
+  const WarpInst* inst = nullptr;
+  const WarpStream* stream = nullptr;  ///< the warp's stream (a traced access's addresses)
+  uint32_t warp_slot = 0;
+  uint32_t cta = 0;  ///< the CTA's index in the grid
+  uint32_t warp_in_cta = 0;
+  uint32_t dynamic_index = 0;  ///< the instruction's index in the warp's stream
+};
+
+/// When a memory instruction is done and what it cost the load/store unit.
+struct MemoryTiming {
+  uint64_t done = 0;       ///< loads: the data is back; stores: the last acknowledgement
+  uint64_t unit_free = 0;  ///< the load/store unit may take the next instruction
+  bool l1_hit = false;     ///< every request was served by the L1 (loads)
+};
+
+/// The SM's load/store unit towards a memory system. Without one the SM draws a load's
+/// latency from the probability model (mem.hit_rate).
+class MemoryPort {
+ public:
+  virtual ~MemoryPort() = default;
+  virtual MemoryTiming access(const MemoryAccess& access, uint64_t cycle) = 0;
+};
+
+/// Where CTAs come from when several SMs share a grid (a GPU's CTA distributor). Without
+/// one the SM runs every CTA of the grid itself, in order.
+class CtaSource {
+ public:
+  virtual ~CtaSource() = default;
+  /// The next CTA for this SM at `cycle`; false when the grid has none left for it.
+  virtual bool next_cta(uint64_t cycle, uint32_t& cta) = 0;
+};
+
 enum class UnitType : uint8_t { Sp, Sfu, Mem };
 constexpr unsigned kUnitTypes = 3;
 UnitType unit_of(InstClass c);
@@ -54,6 +88,12 @@ struct SmConfig {
   uint32_t local_lines = 128;  ///< local-memory lines the L1 keeps (spill slots)
   uint64_t seed = 1;
   uint64_t watchdog_cycles = 100000;
+  /// Loads and stores go through a memory system (mem.model = memory_system): the SM
+  /// module has a memory socket and a load/store unit.
+  bool memory_system = false;
+  /// Added to the warp slot a stream is loaded into (Workload::load_warp): SMs sharing
+  /// one workload keep apart the buffers a generator reuses per slot.
+  uint32_t workload_slot_base = 0;
   /// Send Wake transactions when a warp is assigned a collector unit (power-control
   /// stages ask for them, OperandStage::wants_collector_wakes; the banks ignore them).
   bool announce_collectors = false;
@@ -76,12 +116,19 @@ class SmCore {
   /// Before the run: send Wake transactions at collector assignment (see SmConfig).
   void announce_collectors(bool on) { config_.announce_collectors = on; }
   void add_issue_hook(IssueHook* hook) { hooks_.push_back(hook); }
+  /// Before the run: loads and stores go through `memory` (nullptr: the probability model).
+  void attach_memory(MemoryPort* memory) { memory_ = memory; }
+  /// Before the run: CTAs come from `source` (nullptr: the SM runs the whole grid).
+  void attach_cta_source(CtaSource* source) { cta_source_ = source; }
 
   /// A design's occupancy replaces the SM's (IssueHook::resident_occupancy), before the
   /// first step. Throws ConfigError when its warps do not fit the SM's warp slots.
   void override_occupancy(const Occupancy& occupancy);
 
-  bool done() const { return ctas_done_ == kernel_.ctas; }
+  bool done() const {
+    return cta_source_ ? started_ && grid_drained_ && running_ctas_ == 0
+                       : ctas_done_ == kernel_.ctas;
+  }
   /// True when the run must stop: an integrity mismatch or a watchdog expiry.
   bool failed() const { return !failure_.empty(); }
   const std::string& failure() const { return failure_; }
@@ -109,6 +156,7 @@ class SmCore {
     uint64_t local_loads = 0, local_hits = 0, local_stores = 0;  ///< spill code
     uint64_t ctas_launched = 0;
     uint64_t issue_cycles = 0;  ///< cycles in which at least one instruction issued
+    uint64_t first_cycle = 0;   ///< the cycle of the first step (the kernel's start)
     uint64_t last_cycle = 0;    ///< the cycle the last warp finished
     std::array<uint64_t, kInstClassCount> by_class{};
   };
@@ -170,7 +218,7 @@ class SmCore {
   };
 
   void launch_ctas(uint64_t now);
-  void launch_cta(uint32_t cta_slot, uint64_t now);
+  void launch_cta(uint32_t cta_slot, uint32_t id, uint64_t now);
   void finish_warp(uint32_t slot, uint64_t now);
   void release_barrier_if_complete(uint32_t cta_slot);
   bool can_issue(uint32_t slot);
@@ -219,6 +267,10 @@ class SmCore {
   bool started_ = false;
   uint32_t next_cta_ = 0;
   uint32_t ctas_done_ = 0;
+  uint32_t running_ctas_ = 0;
+  bool grid_drained_ = false;  ///< the CTA source has nothing more for this SM
+  MemoryPort* memory_ = nullptr;
+  CtaSource* cta_source_ = nullptr;
   uint64_t launch_age_ = 0;
   uint64_t last_retire_cycle_ = 0;
   uint64_t rng_state_;

@@ -3,6 +3,7 @@
 #include <cstdio>
 
 #include "modules/interfaces/log.h"
+#include "modules/memory/mem_timing.h"
 #include "power/tech_scaling.h"
 
 namespace warpreg {
@@ -11,7 +12,8 @@ WARPREG_REGISTER_STATS(CollectorStats);
 
 SmModule::SmModule(sc_core::sc_module_name name, const SmConfig& config, Workload& workload,
                    ShadowRegisterFile& shadow, const power::TechTable& tech,
-                   const CycleClock& clock, uint64_t quantum_cycles, uint64_t max_cycles)
+                   const CycleClock& clock, uint64_t quantum_cycles, uint64_t max_cycles,
+                   const LoadStoreConfig* memory)
     : sc_core::sc_module(name),
       rf_socket("rf_socket"),
       clock_(clock),
@@ -27,8 +29,24 @@ SmModule::SmModule(sc_core::sc_module_name name, const SmConfig& config, Workloa
   buffer_reads_ = energy_.add_event(
       "operand_reads", "operands read out of collector buffers at dispatch (128 B each)",
       power::scaled(tech, "collector_read", "access_bytes", kWarpRegisterBytes));
+  if (memory) {
+    memory_socket_ = std::make_unique<MemorySocket>("memory_socket");
+    load_store_unit_ = std::make_unique<LoadStoreUnit>(*memory, workload, *this);
+    core_.attach_memory(load_store_unit_.get());
+  }
   SC_HAS_PROCESS(SmModule);
   SC_THREAD(run);
+}
+
+uint64_t SmModule::send(memory::MemTransaction& txn, uint64_t cycle, uint64_t& accepted) {
+  sc_core::sc_time delay = clock_.cycles(cycle - synced_cycle_);
+  (*memory_socket_)->b_transport(txn.payload(), delay);
+  if (txn.payload().is_response_error())
+    SC_REPORT_FATAL("warpreg/sm",
+                    ("memory request failed: " + txn.payload().get_response_string()).c_str());
+  // Both times may fall between two SM edges (the memory blocks have their own clocks).
+  accepted = std::max(cycle, memory::cycle_not_before(clock_, txn.request().accepted));
+  return memory::cycle_not_before(clock_, sc_core::sc_time_stamp() + delay);
 }
 
 uint64_t SmModule::access(RfTransaction& txn, uint64_t cycle) {

@@ -1,17 +1,21 @@
 #pragma once
 // The SM as a SystemC module: one thread runs the SmCore loosely timed, in
 // quanta of sim.quantum_cycles, skipping idle spans; register-file accesses
-// leave as TLM transactions on rf_socket with the access cycle annotated.
+// leave as TLM transactions on rf_socket with the access cycle annotated. With a memory
+// system (mem.model = memory_system) loads and stores leave through the load/store unit
+// as memory requests on memory_socket(), bound to the SM's L1.
 #include <tlm_utils/simple_initiator_socket.h>
 
 #include <chrono>
 #include <functional>
+#include <memory>
 #include <systemc>
 #include <tlm>
 
 #include "common/cycle_clock.h"
 #include "modules/interfaces/reporting_block.h"
 #include "modules/interfaces/waveform.h"
+#include "platforms/sm/load_store_unit.h"
 #include "platforms/sm/sm_core.h"
 #include "power/energy.h"
 
@@ -28,14 +32,24 @@ struct CollectorStats : StatSet {
 
 class SmModule : public sc_core::sc_module,
                  public OperandPort,
+                 public RequestPort,
                  public ReportingBlock,
                  public TracedBlock {
  public:
+  using MemorySocket = tlm_utils::simple_initiator_socket<SmModule>;
   tlm_utils::simple_initiator_socket<SmModule> rf_socket;
 
+  /// With `memory` the SM has a load/store unit and a memory socket (which the platform
+  /// must bind); without, loads take the probability model's latencies.
   SmModule(sc_core::sc_module_name name, const SmConfig& config, Workload& workload,
            ShadowRegisterFile& shadow, const power::TechTable& tech, const CycleClock& clock,
-           uint64_t quantum_cycles, uint64_t max_cycles);
+           uint64_t quantum_cycles, uint64_t max_cycles, const LoadStoreConfig* memory = nullptr);
+
+  /// The socket towards the L1 (nullptr without a memory system).
+  MemorySocket* memory_socket() { return memory_socket_.get(); }
+  /// The load/store unit (nullptr without a memory system).
+  const LoadStoreUnit* load_store_unit() const { return load_store_unit_.get(); }
+  LoadStoreUnit* load_store_unit() { return load_store_unit_.get(); }
 
   SmCore& core() { return core_; }
   const SmCore& core() const { return core_; }
@@ -59,6 +73,7 @@ class SmModule : public sc_core::sc_module,
   void add_signals(Waveform& wave) override;
 
   uint64_t access(RfTransaction& txn, uint64_t cycle) override;
+  uint64_t send(memory::MemTransaction& txn, uint64_t cycle, uint64_t& accepted) override;
 
   std::string block_name() const override { return "collectors"; }
   const StatSet* statistics() const override { return &stats_; }
@@ -89,6 +104,8 @@ class SmModule : public sc_core::sc_module,
   uint32_t collector_units_;
   CollectorStats stats_;
   int log_verbosity_;  ///< --log sm=LEVEL (modules/interfaces/log.h)
+  std::unique_ptr<MemorySocket> memory_socket_;
+  std::unique_ptr<LoadStoreUnit> load_store_unit_;
 };
 
 }  // namespace warpreg

@@ -1,6 +1,8 @@
 // The SM platform's parameter sets join the catalogue (sm_params.h declares them).
 #include "platforms/sm/sm_params.h"
 
+#include "platforms/sm/memory_params.h"
+
 namespace warpreg {
 
 static void declare_platform_params(std::vector<ParamSpec>& out) {
@@ -8,6 +10,10 @@ static void declare_platform_params(std::vector<ParamSpec>& out) {
   CollectorParams().declare(out);
   ExecParams().declare(out);
   MemParams().declare(out);
+  L1Params().declare(out);
+  IcntParams().declare(out);
+  L2Params().declare(out);
+  DramParams().declare(out);
   SimParams().declare(out);
 }
 

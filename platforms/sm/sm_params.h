@@ -161,29 +161,48 @@ struct ExecParams : ParamSet {
       sm_source::kFermi};
 };
 
-/// The probability memory model of loads (mem.*).
+/// How loads and stores are timed.
+enum class MemoryModel : uint8_t {
+  Probability,   ///< a seeded hit-or-miss draw per load, fixed latencies, no bandwidth
+  MemorySystem,  ///< addresses, coalescing, L1, interconnect, L2 and DRAM (docs/memory.md)
+};
+
+/// The memory model of loads and stores (mem.*).
 struct MemParams : ParamSet {
   explicit MemParams(const Params* values = nullptr) : ParamSet("mem", values) {}
+  Choice<MemoryModel> model{
+      this,
+      "model",
+      MemoryModel::Probability,
+      {{"probability", MemoryModel::Probability}, {"memory_system", MemoryModel::MemorySystem}},
+      "probability: a load hits the L1 with probability mem.hit_rate and takes mem.hit_latency "
+      "or mem.miss_latency cycles, stores take exec.store_latency, no bandwidth or sharing (the "
+      "shipped single-SM figures); memory_system: loads and stores carry addresses, coalesce per "
+      "warp and go through the SM's L1, the interconnect, the L2 slices and the DRAM channels "
+      "(l1.*, icnt.*, l2.*, dram.*; docs/memory.md).",
+      "warpreg (issue 16)"};
   Param<double> hit_rate{this,
                          "hit_rate",
                          0.75,
                          {0, 1},
                          "fraction",
-                         "Probability that a load hits in L1 (seeded, deterministic).",
+                         "mem.model = probability: probability that a load hits in L1 (seeded, "
+                         "deterministic).",
                          "model default; Fermi-class L1 hit rates of the seeds' workloads"};
   Param<uint32_t> hit_latency{this,
                               "hit_latency",
                               28,
                               {1, 100000},
                               "cycles",
-                              "Load latency on an L1 hit.",
+                              "mem.model = probability: load latency on an L1 hit. The memory "
+                              "system's L1 takes l1.latency instead (docs/memory.md, 'Latencies').",
                               "GPGPU-Sim GTX480 L1 hit latency (approx.)"};
   Param<uint32_t> miss_latency{this,
                                "miss_latency",
                                400,
                                {1, 100000},
                                "cycles",
-                               "Load latency on an L1 miss.",
+                               "mem.model = probability: load latency on an L1 miss.",
                                "model default: DRAM round trip of a Fermi-class GPU"};
   Param<uint32_t> local_lines{
       this,

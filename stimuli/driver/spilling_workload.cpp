@@ -137,6 +137,9 @@ const WarpStream& SpillingWorkload::load_warp(uint32_t slot, uint32_t cta, uint3
     op.active = at.active;
     op.cls = cls;
     op.local_word = local_word_[reg];
+    // On the memory system: the register's word of the thread's local frame.
+    op.mem = MemOperand::make(MemorySpace::Local, 4);
+    op.mem_tag = local_word_[reg];
     if (cls == InstClass::Load) {
       op.num_dst = 1;
       op.dst[0] = scratch(j);

@@ -1,6 +1,7 @@
 #include "stimuli/import/accelsim_trace.h"
 
 #include <algorithm>
+#include <array>
 #include <cerrno>
 #include <charconv>
 #include <cstdio>
@@ -77,6 +78,31 @@ bool is_integer(std::string_view text) {
     return parse_hex(text, 16, ignored);
   if (!text.empty() && text[0] == '-') text.remove_prefix(1);
   return parse_decimal(text, std::numeric_limits<uint64_t>::max(), ignored);
+}
+
+/// A decimal (or 0x hex) integer with an optional minus sign.
+bool parse_signed(std::string_view text, int64_t& out) {
+  const bool negative = !text.empty() && text[0] == '-';
+  if (negative) text.remove_prefix(1);
+  uint64_t magnitude = 0;
+  const bool ok = text.size() > 2 && text[0] == '0' && (text[1] == 'x' || text[1] == 'X')
+                      ? parse_hex(text, 16, magnitude)
+                      : parse_decimal(text, std::numeric_limits<uint64_t>::max(), magnitude);
+  if (!ok) return false;
+  out = negative ? -static_cast<int64_t>(magnitude) : static_cast<int64_t>(magnitude);
+  return true;
+}
+
+/// The memory space an opcode addresses (its first dot-separated part), and whether it
+/// is a read-modify-write performed at the L2 (docs/memory.md, "Accel-Sim addresses").
+MemorySpace memory_space_of(std::string_view opcode, bool& atomic) {
+  const std::string_view base = opcode.substr(0, opcode.find('.'));
+  atomic = base == "ATOM" || base == "ATOMG" || base == "RED";
+  if (base == "LDS" || base == "STS" || base == "LDSM" || base == "ATOMS")
+    return MemorySpace::Shared;
+  if (base == "LDL" || base == "STL") return MemorySpace::Local;
+  if (base == "LDC" || base == "ULDC") return MemorySpace::Constant;
+  return MemorySpace::Global;
 }
 
 /// "(x,y,z)" with each component at least 1.
@@ -449,7 +475,7 @@ class AccelSimParser {
       fail("expected an opcode after the destinations, got " + quoted(opcode));
     }
     inst.num_src = parse_registers("src_num", "source", kMaxSrc, inst.src.data());
-    skip_memory_operand(static_cast<unsigned>(__builtin_popcount(inst.active)));
+    const uint32_t mem_width = read_memory_operand(inst.active);
     if (tokens_.size() - next_token_ > 1)
       fail("unexpected " + quoted(tokens_[next_token_ + 1]) + " after the immediate " +
            quoted(tokens_[next_token_]));
@@ -478,6 +504,19 @@ class AccelSimParser {
     for (unsigned k = 0; k < inst.num_dst; ++k) {
       stream_->values.emplace_back();
       fill_destination_value(warp_seed_, index, k, stream_->values.back());
+    }
+    if (mem_width != 0 && (inst.cls == InstClass::Load || inst.cls == InstClass::Store)) {
+      // The lanes' addresses follow the destinations' values: low, then high 32 bits.
+      bool atomic = false;
+      const MemorySpace space = memory_space_of(opcode, atomic);
+      inst.mem = MemOperand::make(space, mem_width, atomic, true);
+      total_values_ += 2;
+      WarpRegister& lo = stream_->values.emplace_back();
+      WarpRegister& hi = stream_->values.emplace_back();
+      for (uint32_t lane = 0; lane < kWarpSize; ++lane) {
+        lo.lane[lane] = static_cast<uint32_t>(lane_addresses_[lane]);
+        hi.lane[lane] = static_cast<uint32_t>(lane_addresses_[lane] >> 32);
+      }
     }
     stream_->insts.push_back(inst);
     ++workload_.total_instructions_;
@@ -544,9 +583,13 @@ class AccelSimParser {
   }
 
   /// mem_width, then for a memory instruction the address-compression mode and the
-  /// addresses: 0 lists one per active lane, 1 is base and stride, 2 is base and one
-  /// delta per further active lane. Read only to check and skip them.
-  void skip_memory_operand(unsigned active_lanes) {
+  /// addresses, which it decodes into lane_addresses_ (inactive lanes 0): mode 0 lists
+  /// one per active lane; 1 is the first active lane's address and the stride between
+  /// consecutive active lanes (the tracer uses it only for contiguous active lanes);
+  /// 2 is the first address and one delta per further active lane. Returns mem_width
+  /// (bytes per lane; 0 for an instruction without memory operand).
+  uint32_t read_memory_operand(LaneMask active) {
+    const unsigned active_lanes = static_cast<unsigned>(__builtin_popcount(active));
     const std::string_view width_token = take("mem_width");
     uint64_t width = 0;
     if (!parse_decimal(width_token, std::numeric_limits<uint32_t>::max(), width)) {
@@ -556,7 +599,9 @@ class AccelSimParser {
              " but another register follows: " + quoted(width_token));
       fail("mem_width must be a decimal number, got " + quoted(width_token));
     }
-    if (width == 0) return;
+    if (width == 0) return 0;
+    if (width > 16 || (width & (width - 1)) != 0)
+      fail("mem_width must be 1, 2, 4, 8 or 16 bytes per lane, got " + quoted(width_token));
     const std::string_view mode_token = take("address compression mode");
     unsigned addresses = 0;
     if (mode_token == "0") {
@@ -568,18 +613,45 @@ class AccelSimParser {
     } else {
       fail("address compression mode must be 0, 1 or 2, got " + quoted(mode_token));
     }
+    uint64_t first = 0;
+    int64_t step = 0;
+    lane_addresses_.fill(0);
+    unsigned k = 0;  // active lanes given an address so far
     for (unsigned i = 0; i < addresses; ++i) {
       if (next_token_ >= tokens_.size())
         fail("memory address list ends after " + std::to_string(i) + " of " +
              std::to_string(addresses) + " entries (mode " + std::string(mode_token) + ", " +
              std::to_string(active_lanes) + " active lanes)");
       const std::string_view entry = tokens_[next_token_++];
-      uint64_t address = 0;
       const bool ok =
-          i == 0 || mode_token == "0" ? parse_hex(entry, 16, address) : is_integer(entry);
+          i == 0 || mode_token == "0" ? parse_hex(entry, 16, first) : parse_signed(entry, step);
       if (!ok) fail("bad memory address entry " + quoted(entry));
+      if (mode_token == "0") {
+        set_next_lane_address(active, k, first);
+      } else if (mode_token == "2") {
+        if (i == 0) step = 0;
+        set_next_lane_address(active, k, i == 0 ? first : lane_address_of(k - 1) + step);
+      }
     }
+    if (mode_token == "1")
+      while (k < active_lanes) set_next_lane_address(active, k, first + uint64_t(step) * k);
+    return static_cast<uint32_t>(width);
   }
+
+  /// Gives the k-th active lane of `active` its address and moves k on.
+  void set_next_lane_address(LaneMask active, unsigned& k, uint64_t address) {
+    unsigned seen = 0;
+    for (uint32_t lane = 0; lane < kWarpSize; ++lane)
+      if ((active >> lane) & 1u) {
+        if (seen++ == k) {
+          lane_addresses_[lane] = address;
+          active_lane_[k] = lane;
+          ++k;
+          return;
+        }
+      }
+  }
+  uint64_t lane_address_of(unsigned k) const { return lane_addresses_[active_lane_[k]]; }
 
   /// Records the static instruction at the PC (checking that every warp agrees on it)
   /// and the control transfer from the warp's previous instruction.
@@ -760,6 +832,8 @@ class AccelSimParser {
   uint64_t previous_pc_ = 0;
 
   std::vector<std::string_view> tokens_;
+  std::array<uint64_t, kWarpSize> lane_addresses_{};  ///< the memory operand being read
+  std::array<uint32_t, kWarpSize> active_lane_{};     ///< lane of the k-th active lane
   size_t next_token_ = 0;
   uint64_t declared_count_ = 0;
   int highest_register_ = -1;

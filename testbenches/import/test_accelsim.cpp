@@ -90,9 +90,10 @@ TEST_CASE("accelsim: every line form of a small trace", "[import][accelsim]") {
   }
   CHECK(w00.insts[5].num_dst == 0);   // the early EXIT writes nothing
   CHECK(w00.insts[6].active == 0);    // predicated-off STS
-  CHECK(w00.insts[6].num_src == 2);   // its mode-2 address list is skipped
+  CHECK(w00.insts[6].num_src == 2);   // its mode-2 address list is read
   CHECK(w00.insts[3].active == 0xf);  // LDG with four listed addresses
-  CHECK(w00.values.size() == 5);      // one value per destination
+  // One value per destination, and two (address low and high words) per LDG and STS.
+  CHECK(w00.values.size() == 5 + 2 + 2);
 
   const WarpStream& w01 = workload.load_warp(0, 0, 1);
   REQUIRE(w01.insts.size() == 6);

@@ -5,9 +5,11 @@
 #include <catch2/catch.hpp>
 #include <map>
 #include <systemc>
+#include <vector>
 
 #include "common/params.h"
 #include "modules/interfaces/rf_access.h"
+#include "modules/memory/mem_request.h"
 #include "modules/operand_path/crossbar.h"
 #include "platforms/sm/sm_module.h"
 
@@ -23,6 +25,7 @@ struct StubRegisterFile : sc_core::sc_module {
   uint64_t reads = 0, writes = 0, others = 0;
   uint64_t last_access_cycle = 0;
   std::map<uint32_t, WarpRegister> store;
+  std::map<uint16_t, uint64_t> write_cycle;  ///< by architected register
 
   StubRegisterFile(sc_core::sc_module_name n, const CycleClock& c) : sc_module(n), clock(c) {
     socket.register_b_transport(this, &StubRegisterFile::b_transport);
@@ -36,6 +39,7 @@ struct StubRegisterFile : sc_core::sc_module {
     } else if (a.kind == RfAccessKind::Write) {
       ++writes;
       store[a.phys_reg].merge(register_of(p), a.active_mask);
+      write_cycle[a.arch_reg] = clock.cycle_at(delay);
     } else {
       ++others;
       return;
@@ -140,4 +144,70 @@ TEST_CASE("crossbar: passes data, response and delay through and counts flits",
   const nlohmann::json stats = xbar.stats(10);
   CHECK(stats["events"]["flits"] == 8);  // one 128-byte register, no flits for a release
   CHECK(stats["dynamic_pj"].get<double>() == Approx(8 * tech.value("crossbar_transfer")));
+}
+
+namespace {
+
+/// A memory target at its own clock: answers every request `latency_ns` after it arrives
+/// and accepts it at once.
+struct StubMemory : sc_core::sc_module {
+  tlm_utils::simple_target_socket<StubMemory> socket{"socket"};
+  double latency_ns = 100;
+  std::vector<sc_core::sc_time> arrivals;
+  std::vector<uint64_t> addresses;
+  std::vector<memory::MemKind> kinds;
+
+  explicit StubMemory(sc_core::sc_module_name n) : sc_module(n) {
+    socket.register_b_transport(this, &StubMemory::b_transport);
+  }
+  void b_transport(tlm::tlm_generic_payload& p, sc_core::sc_time& delay) {
+    auto* r = p.get_extension<memory::MemRequest>();
+    REQUIRE(r != nullptr);
+    arrivals.push_back(sc_core::sc_time_stamp() + delay);
+    addresses.push_back(p.get_address());
+    kinds.push_back(r->kind);
+    r->accepted = sc_core::sc_time_stamp() + delay;
+    r->served_by = memory::MemLevel::Dram;
+    delay += sc_core::sc_time(latency_ns, sc_core::SC_NS);
+    p.set_response_status(tlm::TLM_OK_RESPONSE);
+  }
+};
+
+}  // namespace
+
+TEST_CASE("SM module: a load waits for the memory socket's answer, in SM cycles",
+          "[sm][module][memory_system]") {
+  const Params params;
+  const power::TechTable tech = power::TechTable::load(params.text("power.tech"));
+  const CycleClock clock(params.real("sim.clock_mhz"));  // 1400 MHz
+  OneWarp workload;
+  workload.s.insts[0].cls = InstClass::Load;  // R1 = load; R2 = R1 + ...; exit
+  ShadowRegisterFile shadow(48, 256);
+  SmConfig config = SmConfig::from(params);
+  config.memory_system = true;
+  const LoadStoreConfig lsu;
+  SmModule sm("sm", config, workload, shadow, tech, clock, 1024, 0, &lsu);
+  StubRegisterFile rf("rf", clock);
+  StubMemory memory("memory");
+  sm.rf_socket.bind(rf.socket);
+  REQUIRE(sm.memory_socket() != nullptr);
+  sm.memory_socket()->bind(memory.socket);
+  sc_core::sc_start();
+
+  REQUIRE(sm.core().done());
+  CHECK(shadow.mismatches() == 0);
+  REQUIRE(memory.arrivals.size() == 1);
+  CHECK(memory.kinds[0] == memory::MemKind::Load);
+  CHECK(memory.addresses[0] == LoadStoreUnit::default_base(0));
+  // Dispatched at cycle 1; the answer 100 ns later falls between two SM edges (a cycle
+  // is 714 ps, so 100 ns is 140.06 cycles): R1 is written at the next edge, cycle 142,
+  // and the add reads it only after that.
+  CHECK(memory.arrivals[0] == clock.cycles(1));
+  CHECK(clock.ticks_per_cycle() == 714);
+  CHECK(rf.write_cycle[1] == 142);
+  CHECK(rf.write_cycle[2] > 142 + 4);
+  CHECK(sm.end_cycle() > rf.write_cycle[2]);
+  CHECK(sm.load_store_unit()->counters().requests == 1);
+  CHECK(sm.core().counters().loads == 1);
+  CHECK(sm.core().counters().load_hits == 0);
 }
