@@ -155,7 +155,7 @@ ordered_json shape_report(const Kernel& kernel, const Liveness& live, uint32_t t
   uint64_t dead_on_write = 0, dynamic = 0;
   double dynamic_dead = 0;
   for (uint32_t warp = 0; warp < shape.warps_per_cta(); ++warp) {
-    const WarpStream& stream = run.load_warp(0, 0, warp);
+    WarpStream& stream = run.load_warp(0, 0, warp);
     std::vector<int64_t> written(kMaxArchRegisters, -1), last_read(kMaxArchRegisters, -1);
     auto close = [&](uint16_t r) {
       if (written[r] < 0) return;
@@ -165,8 +165,7 @@ ordered_json shape_report(const Kernel& kernel, const Liveness& live, uint32_t t
         ranges.push_back(static_cast<uint64_t>(last_read[r] - written[r]));
       }
     };
-    for (size_t t = 0; t < stream.insts.size(); ++t) {
-      const WarpInst& inst = stream.insts[t];
+    visit_stream(stream, [&](const WarpInst& inst, uint32_t t) {
       ++dynamic_mix[static_cast<unsigned>(inst.cls)];
       auto dead = dead_at_pc.find(inst.pc);
       if (dead != dead_at_pc.end()) {
@@ -180,7 +179,7 @@ ordered_json shape_report(const Kernel& kernel, const Liveness& live, uint32_t t
           close(inst.dst[k]);
           written[inst.dst[k]] = static_cast<int64_t>(t);
         }
-    }
+    });
     for (uint16_t r = 0; r < kMaxArchRegisters; ++r) close(r);
   }
   std::sort(ranges.begin(), ranges.end());

@@ -1,6 +1,9 @@
 #include "platforms/sm/platform.h"
 
+#include <unistd.h>
+
 #include <algorithm>
+#include <filesystem>
 #include <vector>
 
 #include "designs/design_registry.h"
@@ -14,6 +17,37 @@
 namespace warpreg {
 
 namespace {
+
+/// The file SystemC writes for a waveform path: it appends ".vcd" to the base name.
+std::string waveform_base(const std::string& vcd_path) {
+  std::string base = vcd_path;
+  if (base.size() > 4 && base.compare(base.size() - 4, 4, ".vcd") == 0)
+    base.resize(base.size() - 4);
+  return base;
+}
+
+/// Refuses a waveform path SystemC could not open, before anything is elaborated: SystemC
+/// only reports it once the simulation starts, and its trace file then fails on close.
+RunSettings checked(RunSettings settings) {
+  if (settings.vcd_path.empty()) return settings;
+  namespace fs = std::filesystem;
+  const fs::path file = waveform_base(settings.vcd_path) + ".vcd";
+  const fs::path dir = file.has_parent_path() ? file.parent_path() : fs::path(".");
+  const std::string what = "cannot create waveform file " + file.string() + ": ";
+  std::error_code ec;
+  if (!fs::is_directory(dir, ec))
+    throw ConfigError(what + "directory " + dir.string() +
+                      (fs::exists(dir, ec) ? " is not a directory" : " does not exist"));
+  if (::access(dir.c_str(), W_OK | X_OK) != 0)
+    throw ConfigError(what + "directory " + dir.string() + " is not writable");
+  const fs::file_status status = fs::status(file, ec);
+  if (fs::exists(status) && !fs::is_regular_file(status))
+    throw ConfigError(what + "it exists and is not a regular file");
+  if (fs::exists(status) && ::access(file.c_str(), W_OK) != 0)
+    throw ConfigError(what + "it exists and is not writable");
+  return settings;
+}
+
 uint32_t total_collectors(const SmConfig& config) {
   uint32_t units = 0;
   for (const uint32_t n : config.collectors) units += n;
@@ -85,12 +119,20 @@ class SmPlatformImpl {
       status = core.failure_kind();
     else if (sm_.hit_max_cycles())
       status = "max_cycles";
+    // A stream the workload cut short is not the kernel the user asked for.
+    const WorkloadNotes notes = workload_->notes();
+    if (status == "ok" && !notes.capped_failure.empty()) status = "capped_warps";
     stats["status"] = status;
     if (core.failed())
       stats["error"] = core.failure();
     else if (sm_.hit_max_cycles())
       stats["error"] =
           "stopped at sim.max_cycles = " + std::to_string(cycles) + " before the kernel finished";
+    else if (status == "capped_warps")
+      stats["error"] = notes.capped_failure;
+    stats["stimulus"] = {{"capped_warps", notes.capped_warps},
+                         {"dropped_operands", notes.dropped_operands}};
+    if (!notes.dropped_warning.empty()) stats["stimulus"]["warning"] = notes.dropped_warning;
     stats["cycles"] = cycles;
     stats["warp_instructions"] = c.warp_instructions;
     stats["metadata_instructions"] = c.metadata_instructions;
@@ -207,9 +249,7 @@ class SmPlatformImpl {
   }
 
   void open_waveform() {
-    std::string base = settings_.vcd_path;
-    if (base.size() > 4 && base.compare(base.size() - 4, 4, ".vcd") == 0)
-      base.resize(base.size() - 4);
+    const std::string base = waveform_base(settings_.vcd_path);
     // SystemC reports the timescale as an info message; a waveform needs no announcement.
     const sc_core::sc_actions info =
         sc_core::sc_report_handler::set_actions(sc_core::SC_INFO, sc_core::SC_DO_NOTHING);
@@ -242,7 +282,8 @@ class SmPlatformImpl {
 
 SmPlatform::SmPlatform(const Params& params, std::unique_ptr<Workload> workload,
                        RunSettings settings)
-    : impl_(std::make_unique<SmPlatformImpl>(params, std::move(workload), std::move(settings))) {}
+    : impl_(std::make_unique<SmPlatformImpl>(params, std::move(workload),
+                                             checked(std::move(settings)))) {}
 
 SmPlatform::~SmPlatform() = default;
 

@@ -20,65 +20,73 @@ SpillingWorkload::SpillingWorkload(std::unique_ptr<Workload> inner, uint32_t reg
                         std::to_string(kScratch) + " scratch registers the spill code needs");
   kept_ = register_limit - kScratch;
   shape_.regs_per_thread = register_limit;
-  memory_.resize(kMaxArchRegisters + 1);
 }
 
-const WarpStream& SpillingWorkload::load_warp(uint32_t slot, uint32_t cta, uint32_t warp) {
-  const WarpStream& in = inner_->load_warp(slot, cta, warp);
-  if (slots_.size() <= slot) slots_.resize(slot + 1);
-  if (!slots_[slot]) slots_[slot] = std::make_unique<WarpStream>();
-  WarpStream& out = *slots_[slot];
-  out.clear();
+void SpillingWorkload::Rewrite::start(WarpStream& inner) {
+  restart();
+  inner_ = &inner;
+  next_ = 0;
+  if (memory_.empty()) memory_.resize(kMaxArchRegisters + 1);
   for (WarpRegister& r : memory_) r = WarpRegister{};
+}
 
+void SpillingWorkload::Rewrite::generate() {
+  const WarpInst& original = inner_->at(next_);
   const auto scratch = [this](unsigned k) { return static_cast<uint16_t>(kept_ + k); };
-  for (const WarpInst& original : in.insts) {
-    WarpInst inst = original;
-    // Loads of spilled sources into scratch registers, one per distinct register.
-    uint16_t loaded[kMaxSrc];
-    unsigned loads = 0;
-    for (unsigned k = 0; k < inst.num_src; ++k) {
-      const uint16_t r = inst.src[k];
-      if (r == kZeroRegister || r < kept_) continue;
-      unsigned j = 0;
-      while (j < loads && loaded[j] != r) ++j;
-      if (j == loads) {
-        loaded[loads++] = r;
-        WarpInst load;
-        load.pc = inst.pc;
-        load.active = inst.active;
-        load.cls = InstClass::Load;
-        load.num_dst = 1;
-        load.dst[0] = scratch(j);
-        load.value_index = static_cast<uint32_t>(out.values.size());
-        out.values.push_back(memory_[r]);
-        out.insts.push_back(load);
-      }
-      inst.src[k] = scratch(j);
+  WarpInst inst = original;
+  // Loads of spilled sources into scratch registers, one per distinct register.
+  uint16_t loaded[kMaxSrc];
+  unsigned loads = 0;
+  for (unsigned k = 0; k < inst.num_src; ++k) {
+    const uint16_t r = inst.src[k];
+    if (r == kZeroRegister || r < kept_) continue;
+    unsigned j = 0;
+    while (j < loads && loaded[j] != r) ++j;
+    if (j == loads) {
+      loaded[loads++] = r;
+      WarpInst load;
+      load.pc = inst.pc;
+      load.active = inst.active;
+      load.cls = InstClass::Load;
+      load.num_dst = 1;
+      load.dst[0] = scratch(j);
+      load.value_index = next_value_index();
+      emit_value() = memory_[r];
+      emit(load);
     }
-    // Spilled destinations are written to scratch registers and stored after.
-    unsigned stores = 0;
-    const uint32_t value_index = static_cast<uint32_t>(out.values.size());
-    for (unsigned k = 0; k < inst.num_dst; ++k) {
-      const uint16_t r = inst.dst[k];
-      out.values.push_back(in.values[original.value_index + k]);
-      if (r == kZeroRegister || r < kept_) continue;
-      inst.dst[k] = scratch(stores++);
-      memory_[r].merge(in.values[original.value_index + k], inst.active);
-    }
-    inst.value_index = value_index;
-    out.insts.push_back(inst);
-    for (unsigned j = 0; j < stores; ++j) {
-      WarpInst store;
-      store.pc = inst.pc;
-      store.active = inst.active;
-      store.cls = InstClass::Store;
-      store.num_src = 1;
-      store.src[0] = scratch(j);
-      out.insts.push_back(store);
-    }
+    inst.src[k] = scratch(j);
   }
-  return out;
+  // Spilled destinations are written to scratch registers and stored after.
+  unsigned stores = 0;
+  inst.value_index = next_value_index();
+  for (unsigned k = 0; k < inst.num_dst; ++k) {
+    const uint16_t r = inst.dst[k];
+    const WarpRegister& value = inner_->value(original, k);
+    emit_value() = value;
+    if (r == kZeroRegister || r < kept_) continue;
+    inst.dst[k] = scratch(stores++);
+    memory_[r].merge(value, inst.active);
+  }
+  emit(inst);
+  for (unsigned j = 0; j < stores; ++j) {
+    WarpInst store;
+    store.pc = inst.pc;
+    store.active = inst.active;
+    store.cls = InstClass::Store;
+    store.num_src = 1;
+    store.src[0] = scratch(j);
+    store.value_index = next_value_index();
+    emit(store);
+  }
+  inner_->retire(next_++);
+}
+
+WarpStream& SpillingWorkload::load_warp(uint32_t slot, uint32_t cta, uint32_t warp) {
+  WarpStream& in = inner_->load_warp(slot, cta, warp);
+  if (slots_.size() <= slot) slots_.resize(slot + 1);
+  if (!slots_[slot]) slots_[slot] = std::make_unique<Rewrite>(kept_);
+  slots_[slot]->start(in);
+  return *slots_[slot];
 }
 
 std::string SpillingWorkload::describe() const {

@@ -24,18 +24,32 @@ class SpillingWorkload : public Workload {
   SpillingWorkload(std::unique_ptr<Workload> inner, uint32_t register_limit);
 
   const KernelShape& shape() const override { return shape_; }
-  const WarpStream& load_warp(uint32_t slot, uint32_t cta, uint32_t warp) override;
+  WarpStream& load_warp(uint32_t slot, uint32_t cta, uint32_t warp) override;
   std::string describe() const override;
+  WorkloadNotes notes() const override { return inner_->notes(); }
 
   /// Registers kept in the register file (the others are spilled).
   uint32_t kept_registers() const { return kept_; }
 
  private:
+  /// One slot's warp: the inner stream rewritten instruction by instruction.
+  class Rewrite : public WarpStream {
+   public:
+    explicit Rewrite(uint32_t kept) : kept_(kept) {}
+    void start(WarpStream& inner);
+
+   private:
+    void generate() override;
+    uint32_t kept_;
+    WarpStream* inner_ = nullptr;
+    uint32_t next_ = 0;                 ///< the inner instruction to rewrite next
+    std::vector<WarpRegister> memory_;  ///< the spilled registers' values of this warp
+  };
+
   std::unique_ptr<Workload> inner_;
   KernelShape shape_;
   uint32_t kept_ = 0;
-  std::vector<std::unique_ptr<WarpStream>> slots_;
-  std::vector<WarpRegister> memory_;  ///< the spilled registers' values of the warp being rewritten
+  std::vector<std::unique_ptr<Rewrite>> slots_;
 };
 
 /// The registers per thread a compiler allows the kernel so that the warps resident

@@ -38,12 +38,15 @@ class TwoInstructions : public Workload {
     }
   }
   const KernelShape& shape() const override { return shape_; }
-  const WarpStream& load_warp(uint32_t, uint32_t, uint32_t) override { return stream_; }
+  WarpStream& load_warp(uint32_t slot, uint32_t, uint32_t) override {
+    return slots_.play(slot, stream_);
+  }
   std::string describe() const override { return "two"; }
 
  private:
   KernelShape shape_;
-  WarpStream stream_;
+  WarpTrace stream_;
+  StoredStreamSlots slots_;
 };
 
 }  // namespace
@@ -53,7 +56,7 @@ TEST_CASE("spilling: spilled registers go through scratch registers and memory",
   SpillingWorkload spilled(std::make_unique<TwoInstructions>(), 6);  // keep R0, R1
   CHECK(spilled.shape().regs_per_thread == 6);
   CHECK(spilled.kept_registers() == 2);
-  const WarpStream& s = spilled.load_warp(0, 0, 0);
+  const WarpTrace s = record(spilled.load_warp(0, 0, 0));
   REQUIRE(s.insts.size() == 5);   // write, store, load, read, exit
   CHECK(s.insts[0].dst[0] == 2);  // R7 written to scratch R2
   CHECK(s.insts[1].cls == InstClass::Store);

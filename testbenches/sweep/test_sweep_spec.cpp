@@ -110,13 +110,13 @@ TEST_CASE("sweep spec: each point's baseline shares its other axes", "[sweep]") 
 
 TEST_CASE("sweep spec: an unknown preset is named with its file and field", "[sweep]") {
   const std::string e = error_of(R"({"presets": ["baseline", "no-such-preset"]})");
-  CHECK(contains(e, "test.json: presets[1]: unknown preset 'no-such-preset'"));
+  CHECK(contains(e, "test.json: presets[1]: unknown preset \"no-such-preset\""));
   CHECK(contains(e, "wc-baseline"));  // the shipped names are listed
 }
 
 TEST_CASE("sweep spec: unknown keys are rejected in every section", "[sweep]") {
   CHECK(contains(error_of(R"({"presets": ["baseline"], "set": {"rf.bankz": [4]}})"),
-                 "test.json: set.rf.bankz: unknown parameter 'rf.bankz'"));
+                 "test.json: set.rf.bankz: unknown parameter \"rf.bankz\""));
   CHECK(contains(error_of(R"({"presets": ["baseline"], "fixed": {"synth.ctaz": 4}})"),
                  "test.json: fixed.synth.ctaz: unknown parameter"));
   CHECK(contains(error_of(R"({"presets": ["baseline"], "seed": [1]})"),
@@ -153,7 +153,7 @@ TEST_CASE("sweep spec: bad values and impossible points fail before anything run
   CHECK(contains(error_of(R"({"presets": ["baseline"], "workloads": ["missing.trace"]})"),
                  "test.json: point p001"));
   CHECK(contains(error_of(R"({"presets": ["baseline"], "baseline": {"preset": "wc-baseline"}})"),
-                 "test.json: baseline.preset: value wc-baseline is not on the axis"));
+                 "test.json: baseline.preset: value \"wc-baseline\" is not on the axis"));
   CHECK(contains(error_of(R"({"presets": ["baseline"], "baseline": {"rf.banks": 4}})"),
                  "test.json: baseline.rf.banks: not an axis"));
   CHECK(error_of(kTwoByTwo).empty());
