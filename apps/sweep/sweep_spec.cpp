@@ -365,8 +365,15 @@ size_t point_count(const Spec& spec) {
   std::string product;
   bool over = false;
   for (const Axis& a : spec.axes) {
-    product += (product.empty() ? "" : " x ") + std::to_string(a.values.size()) + " " + a.name +
-               (a.values.size() == 1 ? "" : "s");
+    // "3 presets", "4 rf.banks values"; a spec of many axes gets its product cut.
+    const bool parameter = a.name.find('.') != std::string::npos;
+    if (product.size() < 240)
+      product += (product.empty() ? "" : " x ") + std::to_string(a.values.size()) + " " + a.name +
+                 (parameter              ? " values"
+                  : a.values.size() == 1 ? ""
+                                         : "s");
+    else if (product.compare(product.size() - 3, 3, "...") != 0)
+      product += " x ...";
     over = over || __builtin_mul_overflow(total, uint64_t{a.values.size()}, &total) ||
            total > kMaxSweepPoints;
   }

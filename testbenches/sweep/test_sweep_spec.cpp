@@ -319,3 +319,17 @@ TEST_CASE("sweep folder: a block inside a stage has its columns beside the stage
   CHECK(cell("blocks.ltrf.hit_rate") == "0.5");
   CHECK(cell("blocks.ltrf.cache.reads") == "7");
 }
+
+TEST_CASE("sweep spec: axes whose product passes 2^64 are refused, not wrapped", "[sweep]") {
+  Spec spec;
+  spec.file = "big.json";
+  for (int i = 0; i < 21; ++i)
+    spec.axes.push_back({"axis.n" + std::to_string(i), std::vector<std::string>(10, "v")});
+  CHECK_THROWS_WITH(point_count(spec),
+                    Catch::Matchers::Contains("big.json: the axes make 10 axis.n0 values x") &&
+                        Catch::Matchers::Contains("more than 1000000 points"));
+  spec.axes.resize(6);
+  CHECK(point_count(spec) == 1000000);
+  spec.axes.push_back({"seed", {"1", "2"}});
+  CHECK_THROWS_AS(point_count(spec), SpecError);
+}
