@@ -215,6 +215,16 @@ TEST_CASE("kernel workload: the instruction cap ends a warp with an exit", "[ker
   CHECK(s.insts.size() == 50);
   CHECK(s.insts.back().pc == 80);  // the kernel's EXIT
   CHECK(workload.capped_warps() == 1);
+  // The run must not end "ok" unless the user accepted truncated streams.
+  CHECK(workload.notes().capped_warps == 1);
+  CHECK_THAT(
+      workload.notes().capped_failure,
+      Catch::Matchers::StartsWith("long loop: 1 warp(s) reached kernel.max_insts_per_warp = 50"));
+  config.allow_capped = true;
+  KernelWorkload accepted(testing::loop_kernel(), config, "long loop");
+  record(accepted.load_warp(0, 0, 0));
+  CHECK(accepted.notes().capped_warps == 1);
+  CHECK(accepted.notes().capped_failure.empty());
 }
 
 TEST_CASE("kernel workload: partial warps run only their threads", "[kernel_workload]") {
@@ -231,6 +241,10 @@ TEST_CASE("kernel workload: operands beyond the WarpInst format are dropped and 
   KernelWorkload workload(make_kernel({{"ST.E.128 [R4], R8", "EXIT"}}, {}), one_warp(),
                           "wide store");
   CHECK(workload.dropped_operands() == 2);
+  CHECK(workload.notes().dropped_operands == 2);
+  CHECK_THAT(workload.notes().dropped_warning,
+             Catch::Matchers::StartsWith("wide store: 2 register operand(s) beyond 4 sources") &&
+                 Catch::Matchers::Contains("first at PC 0x0"));
   const WarpInst store = record(workload.load_warp(0, 0, 0)).insts.front();
   CHECK(store.num_src == kMaxSrc);
   CHECK(store.src[0] == 4);

@@ -333,3 +333,15 @@ TEST_CASE("sweep spec: axes whose product passes 2^64 are refused, not wrapped",
   spec.axes.push_back({"seed", {"1", "2"}});
   CHECK_THROWS_AS(point_count(spec), SpecError);
 }
+
+TEST_CASE("sweep spec: expansion reports its progress after every point", "[sweep]") {
+  const Spec spec = parse(kTwoByTwo);
+  std::vector<std::pair<size_t, size_t>> told;
+  const std::vector<Point> points =
+      expand(spec, [&](size_t done, size_t total) { told.emplace_back(done, total); });
+  REQUIRE(told.size() == points.size());
+  for (size_t i = 0; i < told.size(); ++i) {
+    CHECK(told[i].first == i + 1);
+    CHECK(told[i].second == points.size());
+  }
+}
