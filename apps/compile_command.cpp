@@ -55,10 +55,11 @@ CompileInput read_input(const std::string& name, const po::variables_map& vm,
   in.kernels =
       read_static_kernels(input->path, selector, static_cast<uint64_t>(params.integer("sim.seed")));
   if (vm.count("threads-per-cta")) {
-    in.threads_per_cta = vm["threads-per-cta"].as<uint32_t>();
-    if (*in.threads_per_cta == 0 || *in.threads_per_cta > 1024)
-      throw UsageError("--threads-per-cta must be 1..1024, got " +
-                       std::to_string(*in.threads_per_cta));
+    // Read signed: a negative number must be shown as given, not wrapped to 2^32 - N.
+    const int64_t threads = vm["threads-per-cta"].as<int64_t>();
+    if (threads < 1 || threads > 1024)
+      throw UsageError("--threads-per-cta must be 1..1024, got " + std::to_string(threads));
+    in.threads_per_cta = static_cast<uint32_t>(threads);
   }
   return in;
 }
@@ -329,10 +330,10 @@ po::options_description compile_options() {
       "function", po::value<std::string>()->value_name("NAME"),
       "Only this function: a .dot function name, or for a cuobjdump listing NAME, sm_NN (every "
       "function of that architecture) or sm_NN:NAME. Default: every function in the file.")(
-      "regs-per-interval,n", po::value<std::vector<uint32_t>>()->multitoken()->value_name("N"),
+      "regs-per-interval,n", po::value<std::vector<int64_t>>()->multitoken()->value_name("N"),
       "LTRF registers per register-interval; repeatable to compare sizes. Default: 16 (seed 004 "
       "§5: a 16-register working set per warp).")(
-      "threads-per-cta", po::value<uint32_t>()->value_name("T"),
+      "threads-per-cta", po::value<int64_t>()->value_name("T"),
       "Threads per CTA for RegMutex's occupancy. Default: the trace's block size, 256 for a "
       ".dot file or a cuobjdump listing (which carry no launch shape).")(
       "json", po::bool_switch(), "Print JSON (one array, one object per kernel). Default: text.");
@@ -348,11 +349,15 @@ int compile_command(const po::variables_map& vm) {
   const Params params = load_params(vm);
   const SmLimits sm = SmConfig::from(params).limits;
   std::vector<uint32_t> sizes = {kDefaultRegsPerInterval};
-  if (vm.count("regs-per-interval")) sizes = vm["regs-per-interval"].as<std::vector<uint32_t>>();
-  for (uint32_t n : sizes)
-    if (n == 0 || n > kMaxArchRegisters)
-      throw UsageError("--regs-per-interval must be 1.." + std::to_string(kMaxArchRegisters) +
-                       ", got " + std::to_string(n));
+  if (vm.count("regs-per-interval")) {
+    sizes.clear();
+    for (const int64_t n : vm["regs-per-interval"].as<std::vector<int64_t>>()) {
+      if (n < 1 || n > int64_t{kMaxArchRegisters})
+        throw UsageError("--regs-per-interval must be 1.." + std::to_string(kMaxArchRegisters) +
+                         ", got " + std::to_string(n));
+      sizes.push_back(static_cast<uint32_t>(n));
+    }
+  }
 
   const CompileInput in = read_input(vm["file"].as<std::string>(), vm, params);
   ordered_json all = ordered_json::array();
