@@ -3,7 +3,8 @@
 
 Each case must exit with the expected code, print "warpreg: error: PREFIX..." (or
 "warpreg: warning: PREFIX..." for exit 0) as the first line of standard error, stay under
-the memory limit (RLIMIT_AS) and the time limit, and leave no file in its output folder.
+the memory limit (RLIMIT_AS) and the time limit, keep the message under 1000
+characters, and leave no file in its output folder.
 Usage: run_bad_inputs.py WARPREG_BINARY BAD_DIR [--mem-mib N] [--seconds S]
 """
 import argparse
@@ -13,6 +14,10 @@ import shlex
 import subprocess
 import sys
 import tempfile
+
+
+# Quoted input is cut, so no message grows with the input.
+MAX_MESSAGE = 1000
 
 
 def limit(mem_bytes):
@@ -68,6 +73,8 @@ def main():
                     problems.append(f"exit {done.returncode}, expected {code}")
                 if not first.startswith(want):
                     problems.append(f"stderr starts {first[:300]!r}, expected {want!r}")
+                if len(first) > MAX_MESSAGE:
+                    problems.append(f"a message of {len(first)} characters")
                 if int(code) != 0 and os.path.exists(out) and any(
                         files for _, _, files in os.walk(out)):
                     problems.append("left files in its output folder")
