@@ -155,7 +155,7 @@ class DotReader {
 
   std::string found() const {
     if (token_.kind == Token::End) return " but the file ends (unbalanced braces?)";
-    return " but found '" + token_.text + "'";
+    return " but found " + quote_text(token_.text);
   }
 
   std::string read_id() {
