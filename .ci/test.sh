@@ -7,7 +7,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 packages=(build-essential cmake pkg-config libsystemc-dev catch2 libboost-program-options-dev
-  nlohmann-json3-dev zlib1g-dev parallel python3-matplotlib verilator)
+  nlohmann-json3-dev zlib1g-dev parallel python3-matplotlib verilator
+  clang libclang-rt-14-dev)  # clang and libFuzzer: the fuzz smoke runs (docs/reliability.md)
 if ! dpkg -s "${packages[@]}" >/dev/null 2>&1; then
   export DEBIAN_FRONTEND=noninteractive
   apt-get update -qq
@@ -61,5 +62,13 @@ cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=RelWithDebInfo "-DCMAKE_CXX_FLAGS_RE
 cmake --build build-asan -j"$jobs"
 stage "Sanitizer tests"
 ctest --test-dir build-asan --output-on-failure -j"$jobs"
+
+stage "Fuzz smoke runs"
+# Every reader's libFuzzer harness, 2000 executions each from the shared seed corpora.
+cmake -S . -B build-fuzz -DCMAKE_BUILD_TYPE=RelWithDebInfo "-DCMAKE_CXX_FLAGS_RELWITHDEBINFO=-O1 -g1" \
+  -DCMAKE_CXX_COMPILER=clang++ -DWARPREG_FUZZ=ON -DWARPREG_TESTS=OFF -DWARPREG_WERROR=OFF \
+  -DWARPREG_RTL=OFF >/dev/null
+cmake --build build-fuzz -j"$jobs" --target fuzzers
+fuzz/smoke.sh build-fuzz
 
 stage "All tests passed"

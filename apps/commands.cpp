@@ -149,6 +149,8 @@ int run_command(const po::variables_map& vm) {
     return kExitFailed;
   }
 
+  if (const json* warning = find_stat(stats, "stimulus.warning"); warning && warning->is_string())
+    std::cerr << "warpreg: warning: " << warning->get<std::string>() << '\n';
   if (!out_dir.empty()) write_stats_files(stats, out_dir);
   if (!quiet) {
     std::cout << stats_summary(stats);

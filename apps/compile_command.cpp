@@ -55,10 +55,11 @@ CompileInput read_input(const std::string& name, const po::variables_map& vm,
   in.kernels =
       read_static_kernels(input->path, selector, static_cast<uint64_t>(params.integer("sim.seed")));
   if (vm.count("threads-per-cta")) {
-    in.threads_per_cta = vm["threads-per-cta"].as<uint32_t>();
-    if (*in.threads_per_cta == 0 || *in.threads_per_cta > 1024)
-      throw UsageError("--threads-per-cta must be 1..1024, got " +
-                       std::to_string(*in.threads_per_cta));
+    // Read signed: a negative number must be shown as given, not wrapped to 2^32 - N.
+    const int64_t threads = vm["threads-per-cta"].as<int64_t>();
+    if (threads < 1 || threads > 1024)
+      throw UsageError("--threads-per-cta must be 1..1024, got " + std::to_string(threads));
+    in.threads_per_cta = static_cast<uint32_t>(threads);
   }
   return in;
 }
@@ -155,7 +156,7 @@ ordered_json shape_report(const Kernel& kernel, const Liveness& live, uint32_t t
   uint64_t dead_on_write = 0, dynamic = 0;
   double dynamic_dead = 0;
   for (uint32_t warp = 0; warp < shape.warps_per_cta(); ++warp) {
-    const WarpStream& stream = run.load_warp(0, 0, warp);
+    WarpStream& stream = run.load_warp(0, 0, warp);
     std::vector<int64_t> written(kMaxArchRegisters, -1), last_read(kMaxArchRegisters, -1);
     auto close = [&](uint16_t r) {
       if (written[r] < 0) return;
@@ -165,8 +166,7 @@ ordered_json shape_report(const Kernel& kernel, const Liveness& live, uint32_t t
         ranges.push_back(static_cast<uint64_t>(last_read[r] - written[r]));
       }
     };
-    for (size_t t = 0; t < stream.insts.size(); ++t) {
-      const WarpInst& inst = stream.insts[t];
+    visit_stream(stream, [&](const WarpInst& inst, uint32_t t) {
       ++dynamic_mix[static_cast<unsigned>(inst.cls)];
       auto dead = dead_at_pc.find(inst.pc);
       if (dead != dead_at_pc.end()) {
@@ -180,7 +180,7 @@ ordered_json shape_report(const Kernel& kernel, const Liveness& live, uint32_t t
           close(inst.dst[k]);
           written[inst.dst[k]] = static_cast<int64_t>(t);
         }
-    }
+    });
     for (uint16_t r = 0; r < kMaxArchRegisters; ++r) close(r);
   }
   std::sort(ranges.begin(), ranges.end());
@@ -330,10 +330,10 @@ po::options_description compile_options() {
       "function", po::value<std::string>()->value_name("NAME"),
       "Only this function: a .dot function name, or for a cuobjdump listing NAME, sm_NN (every "
       "function of that architecture) or sm_NN:NAME. Default: every function in the file.")(
-      "regs-per-interval,n", po::value<std::vector<uint32_t>>()->multitoken()->value_name("N"),
+      "regs-per-interval,n", po::value<std::vector<int64_t>>()->multitoken()->value_name("N"),
       "LTRF registers per register-interval; repeatable to compare sizes. Default: 16 (seed 004 "
       "§5: a 16-register working set per warp).")(
-      "threads-per-cta", po::value<uint32_t>()->value_name("T"),
+      "threads-per-cta", po::value<int64_t>()->value_name("T"),
       "Threads per CTA for RegMutex's occupancy. Default: the trace's block size, 256 for a "
       ".dot file or a cuobjdump listing (which carry no launch shape).")(
       "json", po::bool_switch(), "Print JSON (one array, one object per kernel). Default: text.");
@@ -349,11 +349,15 @@ int compile_command(const po::variables_map& vm) {
   const Params params = load_params(vm);
   const SmLimits sm = SmConfig::from(params).limits;
   std::vector<uint32_t> sizes = {kDefaultRegsPerInterval};
-  if (vm.count("regs-per-interval")) sizes = vm["regs-per-interval"].as<std::vector<uint32_t>>();
-  for (uint32_t n : sizes)
-    if (n == 0 || n > kMaxArchRegisters)
-      throw UsageError("--regs-per-interval must be 1.." + std::to_string(kMaxArchRegisters) +
-                       ", got " + std::to_string(n));
+  if (vm.count("regs-per-interval")) {
+    sizes.clear();
+    for (const int64_t n : vm["regs-per-interval"].as<std::vector<int64_t>>()) {
+      if (n < 1 || n > int64_t{kMaxArchRegisters})
+        throw UsageError("--regs-per-interval must be 1.." + std::to_string(kMaxArchRegisters) +
+                         ", got " + std::to_string(n));
+      sizes.push_back(static_cast<uint32_t>(n));
+    }
+  }
 
   const CompileInput in = read_input(vm["file"].as<std::string>(), vm, params);
   ordered_json all = ordered_json::array();

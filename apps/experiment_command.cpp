@@ -11,6 +11,7 @@
 #include "apps/sweep/sweep_folder.h"
 #include "apps/sweep_commands.h"
 #include "common/data_dir.h"
+#include "common/json_input.h"
 
 namespace warpreg::cli {
 
@@ -135,13 +136,14 @@ int experiment_command(const po::variables_map& vm) {
   if (!fs::exists(spec_file)) {
     std::string names;
     for (const auto& n : experiment_names()) names += (names.empty() ? "" : ", ") + n;
-    throw UsageError("unknown experiment '" + name + "'; experiments: " + names + ", fidelity");
+    throw UsageError("unknown experiment '" + excerpt(name) + "'; experiments: " + names +
+                     ", fidelity");
   }
   const bool quick = vm["quick"].as<bool>();
   const std::string dir = vm.count("out") ? vm["out"].as<std::string>()
                                           : "out/experiments/" + name + (quick ? "-quick" : "");
   const Spec spec = load_spec(spec_file.string(), quick);
-  const std::vector<Point> points = expand(spec);
+  const std::vector<Point> points = expand(spec, expand_progress("warpreg experiment"));
   write_sweep_folder(spec, points, dir, self_binary());
   std::cerr << "warpreg experiment: " << name << (quick ? " (quick)" : "") << ", " << points.size()
             << " points in " << dir << '\n';

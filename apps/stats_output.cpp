@@ -11,6 +11,7 @@
 #include <utility>
 
 #include "apps/cli.h"
+#include "common/output_file.h"
 
 namespace warpreg::cli {
 
@@ -132,14 +133,8 @@ void write_stats_files(const json& stats, const std::string& dir) {
   std::error_code ec;
   fs::create_directories(dir, ec);
   if (ec) throw std::runtime_error("cannot create directory " + dir + ": " + ec.message());
-  const auto write = [](const fs::path& file, const std::string& text) {
-    std::ofstream out(file);
-    out << text;
-    out.close();
-    if (!out) throw std::runtime_error("cannot write " + file.string());
-  };
-  write(fs::path(dir) / "stats.json", stats.dump(2) + "\n");
-  write(fs::path(dir) / "stats.csv", stats_csv(stats));
+  write_output_file((fs::path(dir) / "stats.json").string(), stats.dump(2) + "\n");
+  write_output_file((fs::path(dir) / "stats.csv").string(), stats_csv(stats));
 }
 
 std::string format_energy(double pj) {

@@ -3,6 +3,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <chrono>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -42,6 +43,21 @@ std::string self_binary() {
   const fs::path exe = fs::read_symlink("/proc/self/exe", ec);
   if (ec) throw std::runtime_error("cannot find the warpreg binary: " + ec.message());
   return exe.string();
+}
+
+sweep::ExpandProgress expand_progress(const std::string& who) {
+  using Clock = std::chrono::steady_clock;
+  const Clock::time_point start = Clock::now();
+  const bool terminal = isatty(STDERR_FILENO);
+  return [who, start, terminal, last = start](size_t done, size_t total) mutable {
+    const Clock::time_point now = Clock::now();
+    // Every point opens its workload, so a large sweep takes minutes to expand.
+    if (done != total && now - last < std::chrono::seconds(1)) return;
+    if (done == total && last == start) return;  // quick: nothing was shown
+    last = now;
+    std::cerr << (terminal ? "\r" : "") << who << ": expanding points, " << done << " of " << total
+              << (terminal && done != total ? "" : "\n") << std::flush;
+  };
 }
 
 int run_sweep_folder(const std::string& dir, int jobs) {
@@ -124,7 +140,7 @@ int sweep_command(const po::variables_map& vm) {
   if (!vm.count("out")) throw UsageError("--out DIR is required");
   const std::string dir = vm["out"].as<std::string>();
   const Spec spec = load_spec(vm["spec"].as<std::string>(), vm["quick"].as<bool>());
-  const std::vector<Point> points = expand(spec);
+  const std::vector<Point> points = expand(spec, expand_progress("warpreg sweep"));
   write_sweep_folder(spec, points, dir, self_binary());
   std::cerr << "warpreg sweep: " << points.size() << " points of " << spec.name << " in "
             << (fs::path(dir) / "manifest.tsv").string() << '\n';

@@ -4,6 +4,7 @@
 #include <string>
 
 #include "apps/cli.h"
+#include "apps/sweep/sweep_spec.h"
 
 namespace warpreg::cli {
 
@@ -16,6 +17,9 @@ int experiment_command(const po::variables_map& vm);
 
 /// The running program's absolute path, for the manifest's commands.
 std::string self_binary();
+/// Progress of expanding a large sweep on stderr ("WHO: expanding N of M points"), at
+/// most once a second; silent for sweeps expanded in under a second.
+sweep::ExpandProgress expand_progress(const std::string& who);
 /// Runs the unfinished points of a sweep folder with GNU parallel (`jobs` at once, 0 =
 /// all cores), reports failed points, then writes results.csv. Returns kExitOk when every
 /// point has finished, kExitFailed otherwise.

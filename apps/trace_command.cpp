@@ -7,6 +7,7 @@
 #include <iostream>
 
 #include "apps/cli.h"
+#include "common/output_file.h"
 #include "stimuli/driver/open_workload.h"
 #include "stimuli/driver/trace_workload.h"
 #include "stimuli/driver/value_model.h"
@@ -45,11 +46,9 @@ int trace_command(const po::variables_map& vm) {
   const Params params = load_params(vm);
   auto workload = open_workload(name, params);
 
-  std::ofstream out(out_path);
-  if (!out) throw std::runtime_error("cannot write " + out_path);
-  write_trace(*workload, out);
-  out.close();
-  if (!out) throw std::runtime_error("error writing " + out_path);
+  OutputFile out(out_path);
+  write_trace(*workload, out.stream());
+  out.commit();
 
   // Instructions and divergence, then the similarity bins of every register write.
   const KernelShape& shape = workload->shape();
@@ -58,10 +57,10 @@ int trace_command(const po::variables_map& vm) {
     for (uint32_t warp = 0; warp < shape.warps_per_cta(); ++warp, ++warps) {
       const uint32_t threads = std::min(kWarpSize, shape.threads_per_cta - warp * kWarpSize);
       const LaneMask full = threads >= kWarpSize ? kFullMask : (LaneMask{1} << threads) - 1;
-      for (const WarpInst& inst : workload->load_warp(0, cta, warp).insts) {
+      visit_stream(workload->load_warp(0, cta, warp), [&](const WarpInst& inst, uint32_t) {
         ++instructions;
         if (inst.active != full) ++divergent;
-      }
+      });
     }
   const SimilarityHistogram bins = measure_similarity(*workload);
 

@@ -7,6 +7,7 @@
 
 #include "apps/cli.h"
 #include "common/golden_vectors.h"
+#include "common/output_file.h"
 #include "modules/bdi/bdi_vectors.h"
 #include "modules/ltrf/ltrf_vectors.h"
 #include "modules/regmutex/regmutex_vectors.h"
@@ -117,11 +118,9 @@ int vectors_command(const po::variables_map& vm) {
     if (!std::cout) throw std::runtime_error("error writing standard output");
     return kExitOk;
   }
-  std::ofstream file(path);
-  if (!file) throw std::runtime_error("cannot write " + path);
-  const uint64_t written = vectors::write_vectors(*gen, format, file, count, seed);
-  file.close();
-  if (!file) throw std::runtime_error("error writing " + path);
+  OutputFile file(path);
+  const uint64_t written = vectors::write_vectors(*gen, format, file.stream(), count, seed);
+  file.commit();
   std::cerr << "warpreg: " << written << ' ' << name << " records (" << vectors::to_string(format)
             << ") written to " << path << '\n';
   return kExitOk;

@@ -76,6 +76,10 @@ struct WarpInst {
   /// which warps run. Local space: the word of the thread's local frame it accesses.
   uint32_t mem_tag = 0;
 
+  /// Values the stream holds for this instruction from value_index: its destinations'
+  /// and, for a traced memory instruction, the low and high halves of its lanes' addresses.
+  unsigned value_count() const { return num_dst + (mem.traced() ? 2u : 0u); }
+
   /// A destination register (not RZ) named twice, or kZeroRegister when there is none.
   uint16_t repeated_destination() const {
     for (unsigned i = 0; i < num_dst; ++i)

@@ -14,6 +14,8 @@
 #include <sstream>
 
 #include "common/data_dir.h"
+#include "common/json_input.h"
+
 
 namespace warpreg {
 
@@ -90,7 +92,7 @@ std::string closest_name(std::string_view name) {
 }
 
 [[noreturn]] void throw_unknown(std::string_view name, const std::string& origin) {
-  std::string msg = "unknown parameter '" + std::string(name) + "' (from " + origin + ")";
+  std::string msg = "unknown parameter '" + excerpt(name) + "' (from " + origin + ")";
   const std::string guess = closest_name(name);
   if (!guess.empty()) msg += "; did you mean '" + guess + "'?";
   throw ParamError(msg);
@@ -103,8 +105,8 @@ struct Parsed {
 
 [[noreturn]] void throw_bad_value(const ParamSpec& spec, const std::string& text,
                                   const std::string& origin, const std::string& what) {
-  throw ParamError(origin + " " + spec.name + "=" + text + ": " + what + " (" + spec.name + ": " +
-                   first_sentence(spec.description) + ")");
+  throw ParamError(origin + " " + spec.name + "=" + excerpt(text) + ": " + what + " (" + spec.name +
+                   ": " + first_sentence(spec.description) + ")");
 }
 
 // Parses `text` as a value of `spec`; throws ParamError naming origin, key and value.
@@ -136,38 +138,39 @@ Parsed parse_value(const ParamSpec& spec, const std::string& text, const std::st
           std::from_chars(digits.data(), digits.data() + digits.size(), magnitude, base);
       if (digits.empty() || end != digits.data() + digits.size() ||
           ec == std::errc::invalid_argument) {
-        fail("value '" + s + "' is not an integer");
+        fail("value '" + excerpt(s) + "' is not an integer");
       }
       constexpr uint64_t kMaxMagnitude = uint64_t{1} << 63;
       if (ec == std::errc::result_out_of_range || magnitude > kMaxMagnitude ||
           (!negative && magnitude == kMaxMagnitude)) {
-        fail("value " + s + " is out of range [" + format_bound(spec.min) + ", " +
+        fail("value " + excerpt(s) + " is out of range [" + format_bound(spec.min) + ", " +
              format_bound(spec.max) + "]");
       }
       const int64_t v =
           negative ? static_cast<int64_t>(0 - magnitude) : static_cast<int64_t>(magnitude);
-      check_range(static_cast<double>(v), s);
+      check_range(static_cast<double>(v), excerpt(s));
       return {std::to_string(v), static_cast<double>(v)};
     }
     case ParamType::Real: {
       if (s.empty()) fail("value '' is not a number");
       char* end = nullptr;
       const double v = std::strtod(s.c_str(), &end);
-      if (end != s.c_str() + s.size()) fail("value '" + s + "' is not a number");
-      if (!std::isfinite(v)) fail("value " + s + " is not finite");
-      check_range(v, s);
+      if (end != s.c_str() + s.size()) fail("value '" + excerpt(s) + "' is not a number");
+      if (!std::isfinite(v)) fail("value " + excerpt(s) + " is not finite");
+      check_range(v, excerpt(s));
       return {s, v};
     }
     case ParamType::Bool: {
       const std::string l = lower(s);
       if (l == "true" || l == "1" || l == "yes" || l == "on") return {"true", 1};
       if (l == "false" || l == "0" || l == "no" || l == "off") return {"false", 0};
-      throw_bad_value(spec, text, origin,
-                      "value '" + s + "' is not a boolean (true/false, 1/0, yes/no, on/off)");
+      throw_bad_value(
+          spec, text, origin,
+          "value '" + excerpt(s) + "' is not a boolean (true/false, 1/0, yes/no, on/off)");
     }
     case ParamType::Choice: {
       if (std::find(spec.choices.begin(), spec.choices.end(), s) == spec.choices.end()) {
-        fail("value '" + s + "' is not one of: " + join(spec.choices, ", "));
+        fail("value '" + excerpt(s) + "' is not one of: " + join(spec.choices, ", "));
       }
       return {s, 0};
     }
@@ -237,30 +240,30 @@ fs::path resolve_preset(const std::string& preset) {
   if (is_preset_path(preset)) return preset;
   const auto names = preset_names();
   if (std::find(names.begin(), names.end(), preset) == names.end()) {
-    throw ParamError("unknown preset '" + preset + "'; shipped presets (in " + presets_dir() +
+    throw ParamError("unknown preset '" + excerpt(preset) + "'; shipped presets (in " +
+                     presets_dir() +
                      "): " + (names.empty() ? std::string("none") : join(names, ", ")) +
                      "; or give a path to a .json file");
   }
   return fs::path(presets_dir()) / (preset + ".json");
 }
 
-nlohmann::json read_preset_file(const fs::path& file) {
-  std::ifstream in(file);
-  if (!in) throw ParamError("cannot read preset file " + file.string());
+JsonDocument read_preset_file(const fs::path& file) {
   try {
-    return nlohmann::json::parse(in);
-  } catch (const nlohmann::json::exception& e) {
-    throw ParamError("preset file " + file.string() + ": malformed JSON: " + e.what());
+    return JsonDocument::read_file(file.string(), "preset file");
+  } catch (const JsonInputError& e) {
+    throw ParamError(e.what());
   }
 }
 
 // A JSON parameter value as the text a --set would give.
-std::string value_text(const nlohmann::json& v, const std::string& key, const fs::path& file) {
+std::string value_text(const nlohmann::ordered_json& v, const std::string& key,
+                       const JsonDocument& doc) {
   if (v.is_string()) return v.get<std::string>();
   if (v.is_boolean()) return v.get<bool>() ? "true" : "false";
   if (v.is_number()) return v.dump();
-  throw ParamError("preset file " + file.string() + ": parameter '" + key +
-                   "' must be a number, string or boolean, not " + v.type_name());
+  throw ParamError(doc.where("params." + key) + "must be a number, string or boolean, not " +
+                   v.type_name());
 }
 
 }  // namespace
@@ -333,35 +336,38 @@ Params Params::load(const std::string& preset, const std::vector<std::string>& o
         throw ParamError("preset inheritance cycle: " + cycle + key.string());
       }
       chain.push_back(key);
-      const nlohmann::json j = read_preset_file(file);
-      const std::string where = "preset file " + file.string();
-      if (!j.is_object()) throw ParamError(where + ": expected a JSON object");
+      const JsonDocument doc = read_preset_file(file);
+      const nlohmann::ordered_json& j = doc.root();
+      if (!j.is_object()) throw ParamError(doc.where("(top level)") + "expected a JSON object");
       for (const auto& [k, v] : j.items()) {
         if (k != "name" && k != "description" && k != "source" && k != "inherits" &&
             k != "params" && k != "designs") {
-          throw ParamError(where + ": unknown key '" + k +
-                           "' (expected name, description, source, inherits, designs, params)");
+          throw ParamError(doc.where(k) + "unknown key " + quote_text(k) +
+                           " (expected name, description, source, inherits, designs, params)");
         }
         if (k != "params" && k != "designs" && !v.is_string())
-          throw ParamError(where + ": '" + k + "' must be a string");
+          throw ParamError(doc.where(k) + "must be a string, not " + quote_json(v));
       }
       const std::string name =
           j.contains("name") ? j["name"].get<std::string>() : file.stem().string();
       if (j.contains("inherits")) self(self, resolve_preset(j["inherits"].get<std::string>()));
       if (j.contains("designs")) {
         const auto& designs = j["designs"];
-        if (!designs.is_array()) throw ParamError(where + ": 'designs' must be an array of names");
+        if (!designs.is_array())
+          throw ParamError(doc.where("designs") + "must be an array of names");
         for (const auto& d : designs) {
-          if (!d.is_string()) throw ParamError(where + ": 'designs' must be an array of names");
+          if (!d.is_string()) throw ParamError(doc.where("designs") + "must be an array of names");
           p.add_design(d.get<std::string>());
         }
       }
       if (j.contains("params")) {
         const auto& params = j["params"];
-        if (!params.is_object()) throw ParamError(where + ": 'params' must be an object");
+        if (!params.is_object()) throw ParamError(doc.where("params") + "must be an object");
         const std::string origin = "preset " + name;
         for (const auto& [k, v] : params.items()) {
-          p.set(k, value_text(v, k, file), origin + " (" + file.string() + ")");
+          const size_t line = doc.line_of("params." + k);
+          p.set(k, value_text(v, k, doc),
+                origin + " (" + file.string() + ":" + std::to_string(line) + ")");
           // Listings show the preset's name; errors above also named its file.
           p.values_.find(k)->second.origin = origin;
         }
@@ -374,7 +380,7 @@ Params Params::load(const std::string& preset, const std::vector<std::string>& o
   for (const auto& o : overrides) {
     const auto eq = o.find('=');
     if (eq == std::string::npos) {
-      throw ParamError("--set " + o + ": expected key=value" +
+      throw ParamError("--set " + excerpt(o) + ": expected key=value" +
                        (find_param(trim(o)) ? " (e.g. " + trim(o) + "=VALUE)" : std::string()));
     }
     p.set(trim(std::string_view(o).substr(0, eq)), o.substr(eq + 1), "--set");

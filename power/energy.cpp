@@ -7,6 +7,7 @@
 #include <fstream>
 
 #include "common/data_dir.h"
+#include "common/json_input.h"
 #include "common/params.h"
 
 namespace warpreg::power {
@@ -61,34 +62,40 @@ bool looks_like_path(const std::string& s) {
   return s.find('/') != std::string::npos || fs::path(s).extension() == ".json";
 }
 
-const nlohmann::json& require(const nlohmann::json& obj, const char* field,
-                              nlohmann::json::value_t type, const std::string& where) {
+using Json = nlohmann::ordered_json;
+
+const Json& require(const Json& obj, const char* field, Json::value_t type, const JsonDocument& doc,
+                    const std::string& prefix) {
   auto it = obj.find(field);
   bool ok = it != obj.end();
-  if (ok && type == nlohmann::json::value_t::number_float) {
+  if (ok && type == Json::value_t::number_float) {
     ok = it->is_number();
   } else if (ok) {
     ok = it->type() == type;
   }
   if (!ok) {
-    const char* what = type == nlohmann::json::value_t::string   ? "a string"
-                       : type == nlohmann::json::value_t::object ? "an object"
-                                                                 : "a number";
-    throw TechError(where + ": missing or malformed \"" + field + "\" (expected " + what + ")");
+    const char* what = type == Json::value_t::string   ? "a string"
+                       : type == Json::value_t::object ? "an object"
+                                                       : "a number";
+    const std::string name = prefix + field;
+    const std::string parent = prefix.empty() ? "(top level)" : prefix.substr(0, prefix.size() - 1);
+    throw TechError((it == obj.end() ? doc.where(parent) : doc.where(name)) +
+                    (it == obj.end() ? "missing \"" + std::string(field) + "\"" : "malformed") +
+                    " (expected " + what + ")");
   }
   return *it;
 }
 
-TechValue parse_value(const std::string& key, const nlohmann::json& j, const std::string& file) {
-  const std::string where = file + ": value \"" + key + "\"";
-  if (!j.is_object()) throw TechError(where + " is not an object");
+TechValue parse_value(const std::string& key, const Json& j, const JsonDocument& doc) {
+  const std::string prefix = "values." + key;
+  if (!j.is_object()) throw TechError(doc.where(prefix) + "is not an object");
   TechValue v;
-  v.value = require(j, "value", nlohmann::json::value_t::number_float, where).get<double>();
-  if (!std::isfinite(v.value)) throw TechError(where + " is not finite");
-  v.unit = require(j, "unit", nlohmann::json::value_t::string, where).get<std::string>();
-  v.source = require(j, "source", nlohmann::json::value_t::string, where).get<std::string>();
+  v.value = require(j, "value", Json::value_t::number_float, doc, prefix + ".").get<double>();
+  if (!std::isfinite(v.value)) throw TechError(doc.where(prefix + ".value") + "is not finite");
+  v.unit = require(j, "unit", Json::value_t::string, doc, prefix + ".").get<std::string>();
+  v.source = require(j, "source", Json::value_t::string, doc, prefix + ".").get<std::string>();
   if (v.unit.empty() || v.source.empty()) {
-    throw TechError(where + ": \"unit\" and \"source\" must not be empty");
+    throw TechError(doc.where(prefix) + "\"unit\" and \"source\" must not be empty");
   }
   for (const auto& [field, item] : j.items()) {
     if (field == "value" || field == "unit" || field == "source") continue;
@@ -98,8 +105,8 @@ TechValue parse_value(const std::string& key, const nlohmann::json& j, const std
       v.attributes[field] = item.get<double>();
     } else {
       // Anything else is most likely a typo of a known field: refuse rather than ignore it.
-      throw TechError(where + ": unknown field \"" + field +
-                      "\" (only value, unit, per, source and numeric attributes)");
+      throw TechError(doc.where(prefix + "." + field) + "unknown field " + quote_text(field) +
+                      " (only value, unit, per, source and numeric attributes)");
     }
   }
   return v;
@@ -116,27 +123,25 @@ TechTable TechTable::load(const std::string& name_or_path) {
                       " not found (shipped: " + join(tech_names()) + ")");
     }
   }
-  std::ifstream in(file);
-  if (!in) throw TechError(file + ": cannot open technology table");
-
-  nlohmann::json j;
-  try {
-    j = nlohmann::json::parse(in);
-  } catch (const nlohmann::json::exception& e) {
-    throw TechError(file + ": malformed JSON: " + e.what());
-  }
+  const JsonDocument doc = [&file] {
+    try {
+      return JsonDocument::read_file(file, "technology table");
+    } catch (const JsonInputError& e) {
+      throw TechError(e.what());
+    }
+  }();
+  const Json& j = doc.root();
   if (!j.is_object()) throw TechError(file + ": a technology table must be a JSON object");
 
   TechTable t;
   t.path_ = file;
-  t.name_ = require(j, "name", nlohmann::json::value_t::string, file).get<std::string>();
-  t.description_ =
-      require(j, "description", nlohmann::json::value_t::string, file).get<std::string>();
+  t.name_ = require(j, "name", Json::value_t::string, doc, "").get<std::string>();
+  t.description_ = require(j, "description", Json::value_t::string, doc, "").get<std::string>();
   t.technology_nm_ =
-      require(j, "technology_nm", nlohmann::json::value_t::number_float, file).get<double>();
-  const auto& values = require(j, "values", nlohmann::json::value_t::object, file);
+      require(j, "technology_nm", Json::value_t::number_float, doc, "").get<double>();
+  const auto& values = require(j, "values", Json::value_t::object, doc, "");
   for (const auto& [key, item] : values.items()) {
-    t.values_.emplace_back(key, parse_value(key, item, file));
+    t.values_.emplace_back(key, parse_value(key, item, doc));
   }
   return t;
 }

@@ -40,7 +40,9 @@ static void declare_stimuli_params(std::vector<ParamSpec>& out) {
   out.push_back(profile_int("synth.shared_mem_per_cta", 0, 0, 1 << 20, "bytes",
                             "Shared memory per synthetic CTA (limits CTAs per SM only)."));
   out.push_back(profile_int("synth.insts_per_warp", 400, 1, 10000000, "instructions",
-                            "Dynamic instructions per warp, the final exit included."));
+                            "Dynamic instructions per warp, the final exit included; generated "
+                            "as the warp runs, so memory does not grow with it (a source finds "
+                            "its producer at most 65536 instructions back)."));
   // Instruction mix; whatever the four fractions leave is ALU.
   out.push_back(profile_real("synth.frac_sfu", "0.05", 0, 1, "fraction",
                              "Share of non-barrier instructions that are SFU operations."));
@@ -83,8 +85,14 @@ static void declare_kernel_driver_params(std::vector<ParamSpec>& out) {
   constexpr const char* kDriver = "warpreg kernel driver (docs/stimuli-driver.md)";
   out.push_back(profile_int("kernel.max_insts_per_warp", 100000, 1, 1 << 30, "instructions",
                             "Cap on the dynamic instructions of one warp, the final exit "
-                            "included; a warp that reaches it ends there with an exit.",
+                            "included; a warp that reaches it ends there with an exit and the "
+                            "run ends with status capped_warps unless kernel.allow_capped. "
+                            "Memory does not grow with it (streams are generated as they run).",
                             kDriver));
+  out.push_back(bool_param("kernel.allow_capped", false,
+                           "Accept warps cut short by kernel.max_insts_per_warp: the run ends "
+                           "\"ok\" and reports them in stimulus.capped_warps.",
+                           kDriver));
   out.push_back(profile_int("kernel.recompile_for_registers", 0, 0, 1 << 22, "32-bit registers",
                             "Recompile the kernel as a compiler targeting a smaller register file "
                             "would: keep the warps resident with this many registers (e.g. 32768, "

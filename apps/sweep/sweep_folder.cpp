@@ -7,6 +7,9 @@
 #include <set>
 #include <sstream>
 
+#include "common/json_input.h"
+#include "common/output_file.h"
+
 namespace warpreg::sweep {
 
 namespace fs = std::filesystem;
@@ -14,6 +17,18 @@ using nlohmann::json;
 using nlohmann::ordered_json;
 
 namespace {
+
+/// A point's stats.json is the program's own output, larger than a hand-written input.
+constexpr uint64_t kMaxStatsBytes = uint64_t{16} << 20;
+
+JsonDocument read_json_input(const fs::path& file, const std::string& what,
+                             uint64_t max_bytes = json_limits::kMaxBytes) {
+  try {
+    return JsonDocument::read_file(file.string(), what, max_bytes);
+  } catch (const JsonInputError& e) {
+    throw SpecError(e.what());
+  }
+}
 
 // Runs one manifest row from the sweep folder, whatever the caller's folder is.
 // The done marker holds the command, so an edited spec re-runs its changed points.
@@ -62,9 +77,11 @@ std::string read_text(const fs::path& file) {
 }
 
 void write_text(const fs::path& file, const std::string& text) {
-  std::ofstream out(file);
-  out << text;
-  if (!out.flush()) throw SpecError("cannot write " + file.string());
+  try {
+    write_output_file(file.string(), text);
+  } catch (const std::runtime_error& e) {
+    throw SpecError(e.what());
+  }
 }
 
 std::vector<std::string> split(const std::string& line, char sep) {
@@ -246,14 +263,9 @@ std::string slurm_script(const std::string& name, size_t points, const SlurmOpti
 size_t collect_results(const std::string& dir,
                        const std::vector<std::pair<std::string, std::string>>& baseline_override) {
   const fs::path spec_file = fs::path(dir) / "sweep.json";
-  std::ifstream in(spec_file);
-  if (!in) throw SpecError(spec_file.string() + ": cannot read (not a sweep folder?)");
-  ordered_json spec_json;
-  try {
-    spec_json = ordered_json::parse(in);
-  } catch (const ordered_json::parse_error& e) {
-    throw SpecError(spec_file.string() + ": not valid JSON: " + e.what());
-  }
+  if (!fs::exists(spec_file))
+    throw SpecError(spec_file.string() + ": cannot read (not a sweep folder?)");
+  ordered_json spec_json = read_json_input(spec_file, "sweep folder's spec").root();
   if (!baseline_override.empty()) {
     ordered_json base = ordered_json::object();
     for (const auto& [k, v] : baseline_override) base[k] = v;
@@ -286,12 +298,7 @@ size_t collect_results(const std::string& dir,
     const fs::path out = fs::path(dir) / manifest.rows[i].out_dir;
     const fs::path file = out / "stats.json";
     if (fs::exists(file)) {
-      std::ifstream sin(file);
-      try {
-        stats[i] = json::parse(sin);
-      } catch (const json::parse_error& e) {
-        throw SpecError(file.string() + ": not valid JSON: " + e.what());
-      }
+      stats[i] = json(read_json_input(file, "point's statistics", kMaxStatsBytes).root());
       const json* s = find_number(stats[i], "status");
       status[i] = s && s->is_string() ? s->get<std::string>() : "unknown";
       if (const auto it = stats[i].find("blocks"); it != stats[i].end() && it->is_object()) {

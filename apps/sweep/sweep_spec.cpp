@@ -8,6 +8,7 @@
 #include <set>
 #include <sstream>
 
+#include "common/json_input.h"
 #include "common/params.h"
 #include "stimuli/driver/open_workload.h"
 
@@ -34,17 +35,26 @@ bool is_one_of(const std::string& s, const std::vector<std::string>& set) {
   return std::find(set.begin(), set.end(), s) != set.end();
 }
 
-// Errors read "FILE: FIELD: problem".
+// Errors read "FILE:LINE: FIELD: problem" (without LINE when the spec did not come from
+// a file or the field is not in it).
 class Where {
  public:
-  explicit Where(std::string file) : file_(std::move(file)) {}
+  explicit Where(std::string file, const JsonDocument* doc = nullptr)
+      : file_(std::move(file)), doc_(doc) {}
   [[noreturn]] void fail(const std::string& field, const std::string& problem) const {
-    throw SpecError(file_ + ": " + field + ": " + problem);
+    if (doc_ == nullptr) throw SpecError(file_ + ": " + field + ": " + problem);
+    const std::string top = field.substr(0, field.find_first_of(".["));
+    const bool from_quick = std::find(quick_.begin(), quick_.end(), top) != quick_.end();
+    throw SpecError(doc_->where(from_quick ? "quick." + field : field) + problem);
   }
   const std::string& file() const { return file_; }
+  /// Top-level fields the "quick" object replaced: their lines are under "quick".
+  void replaced_by_quick(const std::string& key) { quick_.push_back(key); }
 
  private:
   std::string file_;
+  const JsonDocument* doc_;
+  std::vector<std::string> quick_;
 };
 
 // A JSON scalar as the text `--set` would take.
@@ -53,17 +63,17 @@ std::string scalar_text(const ordered_json& v, const Where& where, const std::st
   if (v.is_boolean()) return v.get<bool>() ? "true" : "false";
   if (v.is_number_integer()) return std::to_string(v.get<int64_t>());
   if (v.is_number()) return v.dump();  // shortest text that reads back as the same double
-  where.fail(field, "expected a number, string or boolean, got " + v.dump());
+  where.fail(field, "expected a number, string or boolean, got " + quote_json(v));
 }
 
 std::string checked_string(const ordered_json& v, const Where& where, const std::string& field) {
-  if (!v.is_string()) where.fail(field, "expected a string, got " + v.dump());
+  if (!v.is_string()) where.fail(field, "expected a string, got " + quote_json(v));
   return v.get<std::string>();
 }
 
 std::vector<std::string> nonempty_list(const ordered_json& v, const Where& where,
                                        const std::string& field) {
-  if (!v.is_array()) where.fail(field, "expected a list of values, got " + v.dump());
+  if (!v.is_array()) where.fail(field, "expected a list of values, got " + quote_json(v));
   if (v.empty()) where.fail(field, "empty axis (give at least one value)");
   std::vector<std::string> out;
   for (size_t i = 0; i < v.size(); ++i) {
@@ -71,7 +81,8 @@ std::vector<std::string> nonempty_list(const ordered_json& v, const Where& where
   }
   std::set<std::string> seen;
   for (const auto& value : out) {
-    if (!seen.insert(value).second) where.fail(field, "value " + value + " appears twice");
+    if (!seen.insert(value).second)
+      where.fail(field, "value " + quote_text(value) + " appears twice");
   }
   return out;
 }
@@ -79,7 +90,7 @@ std::vector<std::string> nonempty_list(const ordered_json& v, const Where& where
 const ParamSpec& known_param(const std::string& key, const Where& where, const std::string& field) {
   const ParamSpec* spec = find_param(key);
   if (!spec) {
-    where.fail(field, "unknown parameter '" + key + "' (see 'warpreg params')");
+    where.fail(field, "unknown parameter " + quote_text(key) + " (see 'warpreg params')");
   }
   return *spec;
 }
@@ -113,7 +124,8 @@ void check_plots(const ordered_json& plots, const Where& where) {
     if (!plot.is_object()) where.fail(field, "expected an object");
     for (const auto& [key, value] : plot.items()) {
       if (!is_one_of(key, kPlotFields)) {
-        where.fail(field + "." + key, "unknown field (expected " + join(kPlotFields, ", ") + ")");
+        where.fail(field + "." + key, "unknown field " + quote_text(key) + " (expected " +
+                                          join(kPlotFields, ", ") + ")");
       }
     }
     for (const char* required : {"name", "kind", "x", "y"}) {
@@ -170,12 +182,13 @@ ordered_json Spec::to_json() const {
 }
 
 Spec parse_spec(const ordered_json& json_in, const std::string& file, bool quick,
-                const std::string& base_dir) {
-  const Where where(file);
+                const std::string& base_dir, const JsonDocument* doc) {
+  Where where(file, doc);
   if (!json_in.is_object()) where.fail("(top level)", "expected a JSON object");
   for (const auto& [key, value] : json_in.items()) {
     if (!is_one_of(key, kTopFields)) {
-      where.fail(key, "unknown field (expected " + join(kTopFields, ", ") + ")");
+      where.fail(key,
+                 "unknown field " + quote_text(key) + " (expected " + join(kTopFields, ", ") + ")");
     }
   }
   ordered_json json = json_in;
@@ -186,7 +199,10 @@ Spec parse_spec(const ordered_json& json_in, const std::string& file, bool quick
       if (!is_one_of(key, kTopFields) || key == "quick" || key == "name") {
         where.fail("quick." + key, "unknown or unreplaceable field");
       }
-      if (quick) json[key] = value;
+      if (quick) {
+        json[key] = value;
+        where.replaced_by_quick(key);
+      }
     }
   }
 
@@ -210,7 +226,7 @@ Spec parse_spec(const ordered_json& json_in, const std::string& file, bool quick
       p = resolve_path(p, base_dir);
       if (!fs::exists(p)) where.fail(field, "preset file " + p + " does not exist");
     } else if (p != "defaults" && !is_one_of(p, shipped)) {
-      where.fail(field, "unknown preset '" + p + "' (shipped: " + join(shipped, ", ") +
+      where.fail(field, "unknown preset " + quote_text(p) + " (shipped: " + join(shipped, ", ") +
                             "; or a path to a .json file)");
     }
   }
@@ -285,8 +301,8 @@ Spec parse_spec(const ordered_json& json_in, const std::string& file, bool quick
         text = canonical_value(key == "seed" ? "sim.seed" : key, text, where, field);
       }
       if (!is_one_of(text, axis->values)) {
-        where.fail(field,
-                   "value " + text + " is not on the axis (" + join(axis->values, ", ") + ")");
+        where.fail(field, "value " + quote_text(text) + " is not on the axis (" +
+                              excerpt(join(axis->values, ", ")) + ")");
       }
       spec.baseline.emplace_back(key, text);
     }
@@ -314,16 +330,15 @@ Spec parse_spec(const ordered_json& json_in, const std::string& file, bool quick
 }
 
 Spec load_spec(const std::string& path, bool quick) {
-  std::ifstream in(path);
-  if (!in) throw SpecError(path + ": cannot read the sweep spec");
-  ordered_json json;
-  try {
-    json = ordered_json::parse(in);
-  } catch (const ordered_json::parse_error& e) {
-    throw SpecError(path + ": not valid JSON: " + e.what());
-  }
+  const JsonDocument doc = [&path] {
+    try {
+      return JsonDocument::read_file(path, "sweep spec");
+    } catch (const JsonInputError& e) {
+      throw SpecError(e.what());
+    }
+  }();
   const fs::path dir = fs::absolute(path).parent_path();
-  return parse_spec(json, path, quick, dir.string());
+  return parse_spec(doc.root(), path, quick, dir.string(), &doc);
 }
 
 namespace {
@@ -344,10 +359,34 @@ std::string inputs_digest(const Params& params, const std::string& workload) {
 
 }  // namespace
 
-std::vector<Point> expand(const Spec& spec) {
+size_t point_count(const Spec& spec) {
+  // Checked as it multiplies: axes whose product passes 2^64 must not wrap to a small count.
+  uint64_t total = 1;
+  std::string product;
+  bool over = false;
+  for (const Axis& a : spec.axes) {
+    // "3 presets", "4 rf.banks values"; a spec of many axes gets its product cut.
+    const bool parameter = a.name.find('.') != std::string::npos;
+    if (product.size() < 240)
+      product += (product.empty() ? "" : " x ") + std::to_string(a.values.size()) + " " + a.name +
+                 (parameter              ? " values"
+                  : a.values.size() == 1 ? ""
+                                         : "s");
+    else if (product.compare(product.size() - 3, 3, "...") != 0)
+      product += " x ...";
+    over = over || __builtin_mul_overflow(total, uint64_t{a.values.size()}, &total) ||
+           total > kMaxSweepPoints;
+  }
+  if (over)
+    throw SpecError(spec.file + ": the axes make " + product + " = more than " +
+                    std::to_string(kMaxSweepPoints) +
+                    " points (the limit of one sweep; split it into several)");
+  return static_cast<size_t>(total);
+}
+
+std::vector<Point> expand(const Spec& spec, const ExpandProgress& progress) {
   const Where where(spec.file);
-  size_t total = 1;
-  for (const Axis& a : spec.axes) total *= a.values.size();
+  const size_t total = point_count(spec);
   const size_t width = std::max<size_t>(3, std::to_string(total).size());
 
   std::vector<Point> points;
@@ -384,6 +423,7 @@ std::vector<Point> expand(const Spec& spec) {
       where.fail("point " + p.id + " (" + described + ")", e.what());
     }
     points.push_back(std::move(p));
+    if (progress) progress(points.size(), total);
     // Odometer: the last axis turns fastest.
     for (size_t a = spec.axes.size(); a-- > 0;) {
       if (++index[a] < spec.axes[a].values.size()) break;

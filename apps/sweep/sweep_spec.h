@@ -2,11 +2,17 @@
 // Sweep specifications: a JSON file naming presets x workloads x parameter axes x
 // seeds, expanded into fully specified `warpreg run` points. Everything here is
 // checked before a single simulation starts; errors name the file and the field.
+#include <cstdint>
+#include <functional>
 #include <nlohmann/json.hpp>
 #include <stdexcept>
 #include <string>
 #include <utility>
 #include <vector>
+
+namespace warpreg {
+class JsonDocument;
+}
 
 namespace warpreg::sweep {
 
@@ -65,13 +71,22 @@ struct Point {
 /// Reads and checks a spec file. `quick` applies its "quick" object (fields replacing
 /// the full sweep's). Relative workload paths are taken from the spec file's folder.
 Spec load_spec(const std::string& path, bool quick = false);
-/// The same from parsed JSON; `file` is used in messages, `base_dir` for relative paths.
+/// The same from parsed JSON; `file` is used in messages, `base_dir` for relative paths,
+/// `doc` (the JSON's document, when it came from one) for the line of each field.
 Spec parse_spec(const nlohmann::ordered_json& json, const std::string& file, bool quick,
-                const std::string& base_dir);
+                const std::string& base_dir, const JsonDocument* doc = nullptr);
 
+/// Points one sweep may have: the product of its axes' sizes.
+constexpr uint64_t kMaxSweepPoints = 1000000;
+/// The number of points of `spec`; throws SpecError (listing the axes' sizes) when the
+/// product passes kMaxSweepPoints, however large it is.
+size_t point_count(const Spec& spec);
+
+/// Told after each point is expanded: (points done, points in all).
+using ExpandProgress = std::function<void(size_t, size_t)>;
 /// Every point, in enumeration order. Checks each point's parameters (ranges, the
 /// synthetic workload's constraints) and opens each trace once; throws SpecError.
-std::vector<Point> expand(const Spec& spec);
+std::vector<Point> expand(const Spec& spec, const ExpandProgress& progress = {});
 
 /// The baseline point of every point (an index into `points`), or -1 when the spec
 /// has no baseline. Throws SpecError when some point has none.

@@ -161,6 +161,7 @@ class GpuPlatformImpl {
       stats["energy_pj"]["memory_system"] = energy_of_blocks(shared) + l1_energy;
       gpu["dram"] = dram_summary(shared, cycles);
     }
+    add_stimulus_notes(stats, workload_->notes());
     add_average_power(stats, double(cycles) * clock_.ns_per_cycle());
     stats["gpu"] = std::move(gpu);
     stats["sms"] = std::move(per_sm);

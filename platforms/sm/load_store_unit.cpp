@@ -40,8 +40,8 @@ void LoadStoreUnit::find_addresses(const MemoryAccess& a, memory::MemSpace space
   access_.local_word_stride = 0;
   if (inst.mem.traced()) {
     // Low and high 32 bits of each lane's address follow the destinations' values.
-    const WarpRegister& lo = a.stream->values[inst.value_index + inst.num_dst];
-    const WarpRegister& hi = a.stream->values[inst.value_index + inst.num_dst + 1];
+    const WarpRegister& lo = a.stream->value(inst, inst.num_dst);
+    const WarpRegister& hi = a.stream->value(inst, inst.num_dst + 1);
     for (uint32_t lane = 0; lane < kWarpSize; ++lane)
       access_.address[lane] = (uint64_t(hi.lane[lane]) << 32) | lo.lane[lane];
     ++counters_.traced;

@@ -1,5 +1,9 @@
 #include "platforms/sm/platform.h"
 
+#include <unistd.h>
+
+#include <algorithm>
+#include <filesystem>
 #include <vector>
 
 #include "designs/design_registry.h"
@@ -14,6 +18,40 @@
 #include "power/power_params.h"
 
 namespace warpreg {
+
+namespace {
+
+/// The file SystemC writes for a waveform path: it appends ".vcd" to the base name.
+std::string waveform_base(const std::string& vcd_path) {
+  std::string base = vcd_path;
+  if (base.size() > 4 && base.compare(base.size() - 4, 4, ".vcd") == 0)
+    base.resize(base.size() - 4);
+  return base;
+}
+
+/// Refuses a waveform path SystemC could not open, before anything is elaborated: SystemC
+/// only reports it once the simulation starts, and its trace file then fails on close.
+RunSettings checked(RunSettings settings) {
+  if (settings.vcd_path.empty()) return settings;
+  namespace fs = std::filesystem;
+  const fs::path file = waveform_base(settings.vcd_path) + ".vcd";
+  const fs::path dir = file.has_parent_path() ? file.parent_path() : fs::path(".");
+  const std::string what = "cannot create waveform file " + file.string() + ": ";
+  std::error_code ec;
+  if (!fs::is_directory(dir, ec))
+    throw ConfigError(what + "directory " + dir.string() +
+                      (fs::exists(dir, ec) ? " is not a directory" : " does not exist"));
+  if (::access(dir.c_str(), W_OK | X_OK) != 0)
+    throw ConfigError(what + "directory " + dir.string() + " is not writable");
+  const fs::file_status status = fs::status(file, ec);
+  if (fs::exists(status) && !fs::is_regular_file(status))
+    throw ConfigError(what + "it exists and is not a regular file");
+  if (fs::exists(status) && ::access(file.c_str(), W_OK) != 0)
+    throw ConfigError(what + "it exists and is not writable");
+  return settings;
+}
+
+}  // namespace
 
 class SmPlatformImpl {
  public:
@@ -40,6 +78,7 @@ class SmPlatformImpl {
     const uint64_t cycles = node_.sm().end_cycle();
     if (sampler_) sampler_->finish(cycles);
     nlohmann::json stats = node_.stats(cycles);
+    add_stimulus_notes(stats, workload_->notes());
     stats["schema_version"] = 1;
     stats["preset"] = params_.preset();
     stats["designs"] = params_.designs();
@@ -103,7 +142,8 @@ class SmPlatformImpl {
 
 SmPlatform::SmPlatform(const Params& params, std::unique_ptr<Workload> workload,
                        RunSettings settings)
-    : impl_(std::make_unique<SmPlatformImpl>(params, std::move(workload), std::move(settings))) {}
+    : impl_(std::make_unique<SmPlatformImpl>(params, std::move(workload),
+                                             checked(std::move(settings)))) {}
 
 SmPlatform::~SmPlatform() = default;
 

@@ -196,8 +196,7 @@ int SmCore::free_collector(UnitType t) const {
 IssueVerdict SmCore::ask_hooks(uint32_t slot, uint64_t now) {
   const Warp& w = warps_[slot];
   for (IssueHook* hook : hooks_) {
-    const IssueVerdict v =
-        hook->before_issue(slot, w.cta_slot, w.next, w.stream->insts[w.next], now);
+    const IssueVerdict v = hook->before_issue(slot, w.cta_slot, w.next, w.stream->at(w.next), now);
     if (v != IssueVerdict::Issue) return v;
   }
   return IssueVerdict::Issue;
@@ -211,7 +210,7 @@ bool SmCore::can_issue(uint32_t slot) {
       demote_after_pick_.push_back(slot);
     return false;
   }
-  const WarpInst& inst = w.stream->insts[w.next];
+  const WarpInst& inst = w.stream->at(w.next);
   if (inst.cls != InstClass::Exit && inst.cls != InstClass::Barrier) {
     // Cheapest test first: most cycles every collector of the type is taken.
     if (free_collectors_[static_cast<unsigned>(unit_of(inst.cls))] == 0) return false;
@@ -243,7 +242,7 @@ void SmCore::issue(uint32_t slot, uint64_t now) {
     ++counters_.metadata_instructions;
     return;
   }
-  const WarpInst& inst = w.stream->insts[w.next];
+  const WarpInst& inst = w.stream->at(w.next);
   for (IssueHook* hook : hooks_) hook->issued(slot, w.cta_slot, inst, now);
   const uint32_t index = w.next++;
   w.last_issue = now;
@@ -254,6 +253,7 @@ void SmCore::issue(uint32_t slot, uint64_t now) {
   Cta& cta = ctas_[w.cta_slot];
 
   if (inst.cls == InstClass::Exit) {
+    w.stream->retire(index);
     w.state = WarpState::Exiting;
     scheduler.remove_warp(slot);
     --cta.live;
@@ -264,6 +264,7 @@ void SmCore::issue(uint32_t slot, uint64_t now) {
     return;
   }
   if (inst.cls == InstClass::Barrier) {
+    w.stream->retire(index);
     w.state = WarpState::AtBarrier;
     scheduler.demote(slot);
     ++cta.at_barrier;
@@ -427,7 +428,7 @@ void SmCore::dispatch(uint64_t now) {
       if (!col.busy || col.ready_cycle > now) continue;
       auto unit = std::find_if(units.begin(), units.end(), [now](uint64_t f) { return f <= now; });
       if (unit == units.end()) break;
-      const WarpInst& inst = warps_[col.warp].stream->insts[col.inst];
+      const WarpInst& inst = warps_[col.warp].stream->at(col.inst);
       *unit = now + (t == static_cast<unsigned>(UnitType::Sfu) ? config_.sfu_interval : 1);
       if (memory_ && t == static_cast<unsigned>(UnitType::Mem)) {
         const Warp& w = warps_[col.warp];
@@ -458,7 +459,7 @@ void SmCore::schedule(uint64_t cycle, EventKind kind, uint32_t warp, uint32_t in
 
 void SmCore::complete(const Event& e, uint64_t now) {
   Warp& w = warps_[e.warp];
-  const WarpInst& inst = w.stream->insts[e.inst];
+  const WarpInst& inst = w.stream->at(e.inst);
   if (inst.cls == InstClass::Branch) w.branch_pending = false;
   uint64_t ready = 0;
   RfAccess& a = txn_.access();
@@ -473,7 +474,7 @@ void SmCore::complete(const Event& e, uint64_t now) {
       return;
     }
     // The stream's values are the driver's; stages on the path may transform the buffer.
-    writeback_buffer_ = w.stream->values[inst.value_index + k];
+    writeback_buffer_ = w.stream->value(inst, k);
     txn_.prepare(RfAccessKind::Write, &writeback_buffer_);
     a.warp_slot = static_cast<uint16_t>(e.warp);
     a.cta_slot = static_cast<uint16_t>(w.cta_slot);
@@ -482,11 +483,11 @@ void SmCore::complete(const Event& e, uint64_t now) {
     a.phys_reg = e.warp * occupancy_.regs_per_warp() + reg;
     a.pc = inst.pc;
     ready = std::max(ready, port_.access(txn_, now));
-    shadow_.write(e.warp, reg, inst.active, w.stream->values[inst.value_index + k]);
+    shadow_.write(e.warp, reg, inst.active, w.stream->value(inst, k));
     ++counters_.result_writes;
   }
   if (ready == 0) {
-    retire(e.warp, now);
+    retire(e.warp, e.inst, now);
     return;
   }
   schedule(std::max(ready, now + 1), EventKind::WriteDone, e.warp, e.inst);
@@ -494,15 +495,16 @@ void SmCore::complete(const Event& e, uint64_t now) {
 
 void SmCore::write_done(const Event& e, uint64_t now) {
   Warp& w = warps_[e.warp];
-  const WarpInst& inst = w.stream->insts[e.inst];
+  const WarpInst& inst = w.stream->at(e.inst);
   for (unsigned k = 0; k < inst.num_dst; ++k)
     if (inst.dst[k] != kZeroRegister) w.pending_writes.reset(inst.dst[k]);
   w.scoreboard_blocked = false;
-  retire(e.warp, now);
+  retire(e.warp, e.inst, now);
 }
 
-void SmCore::retire(uint32_t slot, uint64_t now) {
+void SmCore::retire(uint32_t slot, uint32_t inst, uint64_t now) {
   Warp& w = warps_[slot];
+  w.stream->retire(inst);
   --w.outstanding;
   ++counters_.retired;
   last_retire_cycle_ = now;
@@ -624,7 +626,7 @@ std::string SmCore::warp_report(uint64_t now) const {
       out << "exited, waiting for " << w.outstanding << " instruction(s) to retire\n";
       continue;
     }
-    const WarpInst& inst = w.stream->insts[w.next];
+    const WarpInst& inst = w.stream->at(w.next);
     out << "next PC " << hex(inst.pc) << " (" << to_string(inst.cls) << "), " << w.outstanding
         << " in flight; ";
     if (w.state == WarpState::AtBarrier) {

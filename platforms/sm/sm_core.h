@@ -187,7 +187,7 @@ class SmCore {
     /// this warp's writes completes, so the scheduler need not test it again.
     mutable bool scoreboard_blocked = false;
     bool metadata_next = false;  ///< a hook answered Metadata: issue that instead
-    const WarpStream* stream = nullptr;
+    WarpStream* stream = nullptr;
     std::bitset<256> pending_writes;
   };
   struct Collector {
@@ -229,7 +229,7 @@ class SmCore {
   void dispatch(uint64_t now);
   void complete(const Event& e, uint64_t now);
   void write_done(const Event& e, uint64_t now);
-  void retire(uint32_t slot, uint64_t now);
+  void retire(uint32_t slot, uint32_t inst, uint64_t now);
   void schedule(uint64_t cycle, EventKind kind, uint32_t warp, uint32_t inst);
   uint32_t latency_of(const WarpInst& inst, uint32_t slot);
   /// The L1's local-memory lines: true when the line of (warp slot, word) was kept; the

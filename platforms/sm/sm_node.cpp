@@ -34,6 +34,17 @@ MachineShape machine_shape(const SmConfig& config) {
   return m;
 }
 
+void add_stimulus_notes(nlohmann::json& stats, const WorkloadNotes& notes) {
+  // A stream the workload cut short is not the kernel the user asked for.
+  if (stats["status"] == "ok" && !notes.capped_failure.empty()) {
+    stats["status"] = "capped_warps";
+    stats["error"] = notes.capped_failure;
+  }
+  stats["stimulus"] = {{"capped_warps", notes.capped_warps},
+                       {"dropped_operands", notes.dropped_operands}};
+  if (!notes.dropped_warning.empty()) stats["stimulus"]["warning"] = notes.dropped_warning;
+}
+
 void add_average_power(nlohmann::json& stats, double ns) {
   // pJ per ns is mW; stats.json gives W.
   const auto watts = [ns](double pj) { return ns > 0 ? pj / ns * 1e-3 : 0.0; };

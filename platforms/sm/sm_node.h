@@ -27,6 +27,9 @@ namespace warpreg {
 LoadStoreConfig load_store_config(const Params& params, uint32_t sm, uint32_t sms);
 /// What the designs see of the SM's machine.
 MachineShape machine_shape(const SmConfig& config);
+/// Adds the workload's notes (capped warps, dropped operands) to stats.json: "stimulus",
+/// and the status capped_warps when a capped warp makes the run not the kernel asked for.
+void add_stimulus_notes(nlohmann::json& stats, const WorkloadNotes& notes);
 /// Adds average_power_w (W over `ns` of simulated time) to every block of stats.json's
 /// "blocks" and, from "energy_pj", to the whole run.
 void add_average_power(nlohmann::json& stats, double ns);

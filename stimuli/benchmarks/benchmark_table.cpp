@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include "common/data_dir.h"
+#include "common/json_input.h"
 #include "modules/interfaces/workload.h"
 #include "stimuli/import/input_file.h"
 
@@ -13,7 +14,7 @@ namespace warpreg {
 
 namespace {
 
-using nlohmann::json;
+using json = nlohmann::ordered_json;
 
 constexpr const char* kPrefix = "real:";
 
@@ -45,19 +46,21 @@ std::string shared_data_dir() {
 }
 
 std::vector<BenchmarkRow> read_benchmark_table(const std::string& path) {
-  const std::string content = read_input(path, "benchmark table", input_limits::kMaxProfileBytes);
-  json doc;
-  try {
-    doc = json::parse(content);
-  } catch (const json::parse_error& e) {
-    throw WorkloadError(path + ": bad JSON at byte " + std::to_string(e.byte));
-  }
+  const JsonDocument input = [&path] {
+    try {
+      return JsonDocument::read_file(path, "benchmark table", input_limits::kMaxProfileBytes);
+    } catch (const JsonInputError& e) {
+      throw WorkloadError(e.what());
+    }
+  }();
+  const json& doc = input.root();
   if (!doc.is_object() || !doc.contains("rows") || !doc.at("rows").is_array())
     throw WorkloadError(path + ": expected an object with a \"rows\" array");
   std::vector<BenchmarkRow> rows;
   for (size_t i = 0; i < doc.at("rows").size(); ++i) {
     const json& r = doc.at("rows")[i];
-    const std::string where = path + ": rows[" + std::to_string(i) + "]";
+    const std::string field = "rows[" + std::to_string(i) + "]";
+    const std::string where = path + ":" + std::to_string(input.line_of(field)) + ": " + field;
     if (!r.is_object()) throw WorkloadError(where + ": must be an object");
     static const char* kKeys[] = {"id",
                                   "paper",
@@ -72,7 +75,7 @@ std::vector<BenchmarkRow> read_benchmark_table(const std::string& path) {
                                   "note"};
     for (auto it = r.begin(); it != r.end(); ++it)
       if (std::find(std::begin(kKeys), std::end(kKeys), it.key()) == std::end(kKeys))
-        throw WorkloadError(where + "." + it.key() + ": unknown key");
+        throw WorkloadError(where + "." + excerpt(it.key()) + ": unknown key");
     BenchmarkRow row;
     row.id = text(r, "id", where, true);
     row.paper = text(r, "paper", where, true);
@@ -94,7 +97,7 @@ std::vector<BenchmarkRow> read_benchmark_table(const std::string& path) {
       if (!r.at("sources").is_object()) throw WorkloadError(where + ".sources: must be an object");
       for (auto it = r.at("sources").begin(); it != r.at("sources").end(); ++it) {
         if (!it.value().is_string())
-          throw WorkloadError(where + ".sources." + it.key() + ": must be a string");
+          throw WorkloadError(where + ".sources." + excerpt(it.key()) + ": must be a string");
         row.sources[it.key()] = it.value().get<std::string>();
       }
     }
@@ -102,7 +105,8 @@ std::vector<BenchmarkRow> read_benchmark_table(const std::string& path) {
       if (count(r, field, where) != 0 && row.sources.count(field) == 0)
         throw WorkloadError(where + ".sources." + field + ": every number needs its source");
     for (const BenchmarkRow& other : rows)
-      if (other.id == row.id) throw WorkloadError(where + ".id: '" + row.id + "' appears twice");
+      if (other.id == row.id)
+        throw WorkloadError(where + ".id: " + quote_text(row.id) + " appears twice");
     rows.push_back(std::move(row));
   }
   return rows;
@@ -118,7 +122,7 @@ BenchmarkKernel benchmark_kernel(const std::string& name) {
     const std::string k = id.substr(hash + 1);
     if (k.empty() || k.size() > 3 || k.find_first_not_of("0123456789") != std::string::npos ||
         std::stoul(k) == 0)
-      throw WorkloadError(name + ": '#" + k + "' must be a kernel number from 1");
+      throw WorkloadError(excerpt(name) + ": '#" + k + "' must be a kernel number from 1");
     pick = std::stoul(k) - 1;
     id = id.substr(0, hash);
   }
@@ -133,13 +137,13 @@ BenchmarkKernel benchmark_kernel(const std::string& name) {
     if (regs_source != row.sources.end() && regs_source->second.rfind("paper", 0) == 0)
       out.regs_per_thread = row.regs_per_thread;
     if (row.kernels.empty()) {
-      if (pick != 0) throw WorkloadError(name + ": row " + id + " has no real kernel");
+      if (pick != 0) throw WorkloadError(excerpt(name) + ": row " + id + " has no real kernel");
       out.workload = "profile:" + row.profile;
       return out;
     }
     if (pick >= row.kernels.size())
-      throw WorkloadError(name + ": row " + id + " has " + std::to_string(row.kernels.size()) +
-                          " kernel(s)");
+      throw WorkloadError(excerpt(name) + ": row " + id + " has " +
+                          std::to_string(row.kernels.size()) + " kernel(s)");
     out.workload = shared_data_dir() + "/" + row.kernels[pick];
     return out;
   }

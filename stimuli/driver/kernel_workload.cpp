@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <bitset>
 #include <cmath>
+#include <cstdio>
 
 #include "common/params.h"
 
@@ -28,6 +29,7 @@ KernelRunConfig static_kernel_run_config(const Params& params, KernelShape shape
   config.taken = params.real("dot.taken");
   config.early_exit = params.real("dot.early_exit");
   config.max_insts_per_warp = static_cast<uint64_t>(params.integer("kernel.max_insts_per_warp"));
+  config.allow_capped = params.flag("kernel.allow_capped");
   return config;
 }
 
@@ -66,8 +68,10 @@ void KernelWorkload::analyse() {
       op.proto.cls = inst.cls;
       op.proto.num_dst = static_cast<uint8_t>(std::min<size_t>(inst.dst.size(), kMaxDst));
       op.proto.num_src = static_cast<uint8_t>(std::min<size_t>(inst.src.size(), kMaxSrc));
-      dropped_operands_ += inst.dst.size() - op.proto.num_dst;
-      dropped_operands_ += inst.src.size() - op.proto.num_src;
+      const size_t dropped =
+          inst.dst.size() - op.proto.num_dst + inst.src.size() - op.proto.num_src;
+      if (dropped != 0 && dropped_operands_ == 0) first_dropped_pc_ = inst.pc;
+      dropped_operands_ += dropped;
       std::copy_n(inst.dst.begin(), op.proto.num_dst, op.proto.dst.begin());
       std::copy_n(inst.src.begin(), op.proto.num_src, op.proto.src.begin());
       op.guard = inst.guard_pred;
@@ -135,8 +139,6 @@ void KernelWorkload::analyse() {
     auto it = config_.trip_counts.find(loop.header);
     loop.trip_count = it != config_.trip_counts.end() ? it->second : config_.default_trip_count;
   }
-  back_edges_taken_.assign(loops_.size(), {});
-  trip_limit_.assign(loops_.size(), {});
 }
 
 void KernelWorkload::find_loops() {
@@ -196,45 +198,45 @@ std::vector<uint32_t> KernelWorkload::loop_headers() const {
   return headers;
 }
 
-LaneMask KernelWorkload::split_or_uniform(Rng& rng, LaneMask active) const {
-  if (popcount(active) >= 2 && rng.chance(config_.divergence)) {
+LaneMask KernelWorkload::Execution::split_or_uniform(LaneMask active) {
+  if (popcount(active) >= 2 && rng_.chance(owner_.config_.divergence)) {
     for (int attempt = 0; attempt < 64; ++attempt) {
       // A prefix of lanes (a bound on the thread index) or a data-dependent subset.
       const LaneMask pick =
-          rng.chance(0.5) ? (LaneMask{1} << (1 + rng.below(kWarpSize - 1))) - 1 : rng.next32();
+          rng_.chance(0.5) ? (LaneMask{1} << (1 + rng_.below(kWarpSize - 1))) - 1 : rng_.next32();
       const LaneMask part = pick & active;
       if (part != 0 && part != active) return part;
     }
     return active & (~active + 1);  // the lowest active lane alone
   }
-  return rng.chance(config_.taken) ? active : 0;
+  return rng_.chance(owner_.config_.taken) ? active : 0;
 }
 
-LaneMask KernelWorkload::guard_lanes(Rng& rng, const Op& op, LaneMask active, bool exit_reader) {
+LaneMask KernelWorkload::Execution::guard_lanes(const Op& op, LaneMask active, bool exit_reader) {
   const uint8_t bit = static_cast<uint8_t>(1u << op.guard);
   if (!(predicate_known_ & bit)) {
     // Predicates are drawn when first read, by what reads them: a guarded EXIT is
     // a bounds check, anything else a data-dependent condition.
     LaneMask guard_true;
     if (exit_reader)
-      guard_true = rng.chance(config_.early_exit) ? kFullMask << rng.below(kWarpSize) : 0;
+      guard_true = rng_.chance(owner_.config_.early_exit) ? kFullMask << rng_.below(kWarpSize) : 0;
     else
-      guard_true = split_or_uniform(rng, active);
+      guard_true = split_or_uniform(active);
     predicate_[op.guard] = op.guard_negated ? ~guard_true : guard_true;
     predicate_known_ |= bit;
   }
   return (op.guard_negated ? ~predicate_[op.guard] : predicate_[op.guard]) & active;
 }
 
-void KernelWorkload::choose_edges(Rng& rng, uint32_t block, LaneMask active) {
-  const BlockInfo& info = blocks_[block];
+void KernelWorkload::Execution::choose_edges(uint32_t block, LaneMask active) {
+  const BlockInfo& info = owner_.blocks_[block];
   const size_t n = info.edges.size();
   lanes_per_edge_.assign(n, 0);
   if (n == 1) {
     lanes_per_edge_[0] = active;
     return;
   }
-  const Op* last = info.end_op > info.first_op ? &ops_[info.end_op - 1] : nullptr;
+  const Op* last = info.end_op > info.first_op ? &owner_.ops_[info.end_op - 1] : nullptr;
   const bool guarded_two_way = last != nullptr && last->guard >= 0 && n == 2 &&
                                info.taken_edge >= 0 && info.fallthrough_edge >= 0;
 
@@ -247,17 +249,17 @@ void KernelWorkload::choose_edges(Rng& rng, uint32_t block, LaneMask active) {
       return;
     }
     if (guarded_two_way) {
-      const LaneMask taken = guard_lanes(rng, *last, lanes, false);
+      const LaneMask taken = guard_lanes(*last, lanes, false);
       lanes_per_edge_[info.taken_edge] |= taken;
       lanes_per_edge_[info.fallthrough_edge] |= lanes & ~taken;
       return;
     }
     const uint32_t count = static_cast<uint32_t>(edges.size());
-    if (popcount(lanes) >= 2 && rng.chance(config_.divergence)) {
+    if (popcount(lanes) >= 2 && rng_.chance(owner_.config_.divergence)) {
       for (unsigned lane = 0; lane < kWarpSize; ++lane)
-        if (lanes & (1u << lane)) lanes_per_edge_[edges[rng.below(count)]] |= 1u << lane;
+        if (lanes & (1u << lane)) lanes_per_edge_[edges[rng_.below(count)]] |= 1u << lane;
     } else {
-      lanes_per_edge_[edges[rng.below(count)]] |= lanes;
+      lanes_per_edge_[edges[rng_.below(count)]] |= lanes;
     }
   };
 
@@ -272,7 +274,7 @@ void KernelWorkload::choose_edges(Rng& rng, uint32_t block, LaneMask active) {
   }
   // Lanes repeat the loop until they have taken its back edge trip-count times.
   const uint32_t l = static_cast<uint32_t>(info.deciding_loop);
-  const Loop& loop = loops_[l];
+  const Loop& loop = owner_.loops_[l];
   LaneMask staying = 0;
   for (unsigned lane = 0; lane < kWarpSize; ++lane)
     if ((active & (1u << lane)) && back_edges_taken_[l][lane] < trip_limit_[l][lane])
@@ -292,145 +294,189 @@ void KernelWorkload::choose_edges(Rng& rng, uint32_t block, LaneMask active) {
   }
 }
 
-uint32_t KernelWorkload::draw_trip(Rng& rng, uint32_t l) const {
-  const uint32_t trips = loops_[l].trip_count;
-  if (config_.trip_spread <= 0) return trips;  // draws nothing: streams stay as without spread
-  const auto spread = static_cast<uint32_t>(std::lround(trips * config_.trip_spread));
-  return trips + rng.below(spread + 1);
+uint32_t KernelWorkload::Execution::draw_trip(uint32_t l) {
+  const uint32_t trips = owner_.loops_[l].trip_count;
+  if (owner_.config_.trip_spread <= 0)
+    return trips;  // draws nothing: streams stay as without spread
+  const auto spread = static_cast<uint32_t>(std::lround(trips * owner_.config_.trip_spread));
+  return trips + rng_.below(spread + 1);
 }
 
-void KernelWorkload::emit(WarpStream& stream, Rng& rng, const Op& op, LaneMask active,
-                          InstClass cls) {
-  stream.insts.push_back(op.proto);
-  WarpInst& inst = stream.insts.back();
+void KernelWorkload::Execution::emit_op(const Op& op, LaneMask active, InstClass cls) {
+  WarpInst inst = op.proto;
   inst.active = active;
   inst.cls = cls;
-  inst.value_index = static_cast<uint32_t>(stream.values.size());
-  for (unsigned k = 0; k < inst.num_dst; ++k) {
-    stream.values.emplace_back();
-    fill_lanes(rng, value_specs_[op.value_specs + k], first_thread_, stream.values.back());
+  inst.value_index = next_value_index();
+  for (unsigned k = 0; k < inst.num_dst; ++k)
+    fill_lanes(rng_, owner_.value_specs_[op.value_specs + k], first_thread_, emit_value());
+  emit(inst);
+  ++emitted_;
+  exited_ = cls == InstClass::Exit;
+}
+
+void KernelWorkload::Execution::finish(bool capped) {
+  if (capped) {
+    ++owner_.capped_warps_;
+    if (alive_ != 0) last_mask_ = alive_;
+  }
+  if (exited_) return;
+  WarpInst exit;
+  exit.pc = owner_.exit_pc_;
+  exit.cls = InstClass::Exit;
+  exit.active = last_mask_;
+  exit.value_index = next_value_index();
+  emit(exit);
+}
+
+KernelWorkload::Execution::Execution(KernelWorkload& owner)
+    : owner_(owner), back_edges_taken_(owner.loops_.size()), trip_limit_(owner.loops_.size()) {}
+
+void KernelWorkload::Execution::start(uint32_t cta, uint32_t warp) {
+  restart();
+  const KernelShape& shape = owner_.config_.shape;
+  rng_.reseed(stream_seed(owner_.config_.seed, cta, warp));
+  const uint32_t threads = std::min(kWarpSize, shape.threads_per_cta - warp * kWarpSize);
+  const LaneMask warp_mask = threads >= kWarpSize ? kFullMask : (LaneMask{1} << threads) - 1;
+  for (auto& counts : back_edges_taken_) counts.fill(0);
+  for (uint32_t l = 0; l < trip_limit_.size(); ++l)
+    for (uint32_t& limit : trip_limit_[l]) limit = draw_trip(l);
+  predicate_.fill(0);
+  predicate_known_ = 0;
+  stack_.clear();
+  stack_.push_back({owner_.kernel_.entry, kNever, warp_mask});
+  first_thread_ = cta * shape.threads_per_cta + warp * kWarpSize;
+  alive_ = warp_mask;
+  last_mask_ = warp_mask;
+  block_visits_ = 0;
+  emitted_ = 0;
+  exited_ = false;
+  in_block_ = false;
+}
+
+void KernelWorkload::Execution::generate() {
+  // Whole blocks at a time, or 64 instructions of a long one; the batch ends at a
+  // block's boundary or in its middle, where the next call resumes.
+  constexpr unsigned kBatch = 64;
+  const uint64_t cap = owner_.config_.max_insts_per_warp;
+  unsigned batch = 0;
+  while (batch < kBatch) {
+    if (!in_block_) {
+      if (stack_.empty()) return finish(false);
+      StackEntry& top = stack_.back();
+      top.mask &= alive_;
+      if (top.mask == 0 || top.block == top.reconvergence || top.block == kNever) {
+        stack_.pop_back();
+        continue;
+      }
+      // Also bounds loops of empty or fully predicated-off blocks.
+      if (++block_visits_ > cap) return finish(true);
+      in_block_ = true;
+      block_ = top.block;
+      op_ = owner_.blocks_[block_].first_op;
+      lanes_ = top.mask;
+    }
+    const BlockInfo& info = owner_.blocks_[block_];
+    while (op_ < info.end_op && lanes_ != 0) {
+      if (emitted_ + 1 >= cap) return finish(true);
+      const uint32_t i = op_++;
+      const Op& op = owner_.ops_[i];
+      // A block's final branch issues in every lane; its guard picks the way.
+      const bool decides_way = i + 1 == info.end_op && info.edges.size() >= 2;
+      const LaneMask exec =
+          op.guard >= 0 && !decides_way ? guard_lanes(op, lanes_, op.exits) : lanes_;
+      predicate_known_ &= static_cast<uint8_t>(~op.pred_writes);
+      if (exec == 0) continue;  // predicated off in every lane: not issued
+      if (op.exits) {
+        alive_ &= ~exec;
+        lanes_ &= ~exec;
+        emit_op(op, exec, alive_ == 0 ? InstClass::Exit : InstClass::Branch);
+        last_mask_ = exec;
+        if (exited_) return;  // every lane has left: nothing can follow
+      } else {
+        emit_op(op, exec, op.proto.cls);
+        last_mask_ = exec;
+      }
+      if (++batch == kBatch) return;
+    }
+    in_block_ = false;
+    leave_block();
   }
 }
 
-void KernelWorkload::finish(WarpStream& stream, LaneMask last_mask) {
-  if (!stream.insts.empty() && stream.insts.back().cls == InstClass::Exit) return;
-  WarpInst exit;
-  exit.pc = exit_pc_;
-  exit.cls = InstClass::Exit;
-  exit.active = last_mask;
-  exit.value_index = static_cast<uint32_t>(stream.values.size());
-  stream.insts.push_back(exit);
+void KernelWorkload::Execution::leave_block() {
+  const BlockInfo& info = owner_.blocks_[block_];
+  StackEntry& top = stack_.back();
+  if (lanes_ == 0) return;
+  if (info.edges.empty()) {
+    alive_ &= ~lanes_;  // falls off the end (a subroutine's RET path, a block without successors)
+    return;
+  }
+  choose_edges(block_, lanes_);
+  uint32_t ways = 0;
+  int32_t only = -1;
+  for (uint32_t e = 0; e < info.edges.size(); ++e) {
+    const LaneMask moved = lanes_per_edge_[e];
+    if (moved == 0) continue;
+    ++ways;
+    only = static_cast<int32_t>(e);
+    const Edge& edge = info.edges[e];
+    for (unsigned lane = 0; lane < kWarpSize; ++lane) {
+      if (!(moved & (1u << lane))) continue;
+      if (edge.back_edge_of >= 0) ++back_edges_taken_[edge.back_edge_of][lane];
+      for (uint32_t l : edge.leaves) {
+        back_edges_taken_[l][lane] = 0;
+        trip_limit_[l][lane] = draw_trip(l);
+      }
+    }
+  }
+  if (ways == 1) {
+    top.block = info.edges[only].to;
+    return;
+  }
+  // Divergence: this entry waits at the reconvergence point; one entry per way,
+  // the fall-through way on top so that it runs first.
+  const uint32_t reconvergence = info.reconvergence;
+  top.block = reconvergence;
+  for (uint32_t e = 0; e < info.edges.size(); ++e)
+    if (lanes_per_edge_[e] != 0 && static_cast<int32_t>(e) != info.fallthrough_edge)
+      stack_.push_back({info.edges[e].to, reconvergence, lanes_per_edge_[e]});
+  if (info.fallthrough_edge >= 0 && lanes_per_edge_[info.fallthrough_edge] != 0)
+    stack_.push_back({info.edges[info.fallthrough_edge].to, reconvergence,
+                      lanes_per_edge_[info.fallthrough_edge]});
 }
 
-const WarpStream& KernelWorkload::load_warp(uint32_t slot, uint32_t cta, uint32_t warp) {
+WarpStream& KernelWorkload::load_warp(uint32_t slot, uint32_t cta, uint32_t warp) {
   const KernelShape& shape = config_.shape;
   if (cta >= shape.ctas || warp >= shape.warps_per_cta())
     throw WorkloadError(description_ + ": no warp " + std::to_string(cta) + " " +
                         std::to_string(warp) + " in a kernel of " + std::to_string(shape.ctas) +
                         " CTAs x " + std::to_string(shape.warps_per_cta()) + " warps");
   if (slot >= slots_.size()) slots_.resize(size_t{slot} + 1);
-  if (!slots_[slot]) slots_[slot] = std::make_unique<WarpStream>();
-  WarpStream& stream = *slots_[slot];
-  stream.clear();
+  if (!slots_[slot]) slots_[slot] = std::make_unique<Execution>(*this);
+  slots_[slot]->start(cta, warp);
+  return *slots_[slot];
+}
 
-  Rng rng(stream_seed(config_.seed, cta, warp));
-  const uint32_t threads = std::min(kWarpSize, shape.threads_per_cta - warp * kWarpSize);
-  const LaneMask warp_mask = threads >= kWarpSize ? kFullMask : (LaneMask{1} << threads) - 1;
-  for (auto& counts : back_edges_taken_) counts.fill(0);
-  for (uint32_t l = 0; l < loops_.size(); ++l)
-    for (uint32_t& limit : trip_limit_[l]) limit = draw_trip(rng, l);
-  predicate_.fill(0);
-  predicate_known_ = 0;
-  stack_.clear();
-  stack_.push_back({kernel_.entry, kNever, warp_mask});
-  first_thread_ = cta * shape.threads_per_cta + warp * kWarpSize;
-
-  LaneMask alive = warp_mask;
-  LaneMask last_mask = warp_mask;
-  const uint64_t cap = config_.max_insts_per_warp;
-  uint64_t block_visits = 0;
-  bool capped = false;
-  while (!stack_.empty()) {
-    StackEntry& top = stack_.back();
-    top.mask &= alive;
-    if (top.mask == 0 || top.block == top.reconvergence || top.block == kNever) {
-      stack_.pop_back();
-      continue;
-    }
-    // Also bounds loops of empty or fully predicated-off blocks.
-    if (++block_visits > cap) {
-      capped = true;
-      break;
-    }
-    const uint32_t block = top.block;
-    const BlockInfo& info = blocks_[block];
-    LaneMask lanes = top.mask;
-    for (uint32_t i = info.first_op; i < info.end_op && lanes != 0; ++i) {
-      if (stream.insts.size() + 1 >= cap) {
-        capped = true;
-        break;
-      }
-      const Op& op = ops_[i];
-      // A block's final branch issues in every lane; its guard picks the way.
-      const bool decides_way = i + 1 == info.end_op && info.edges.size() >= 2;
-      const LaneMask exec =
-          op.guard >= 0 && !decides_way ? guard_lanes(rng, op, lanes, op.exits) : lanes;
-      predicate_known_ &= static_cast<uint8_t>(~op.pred_writes);
-      if (exec == 0) continue;  // predicated off in every lane: not issued
-      if (op.exits) {
-        alive &= ~exec;
-        lanes &= ~exec;
-        emit(stream, rng, op, exec, alive == 0 ? InstClass::Exit : InstClass::Branch);
-      } else {
-        emit(stream, rng, op, exec, op.proto.cls);
-      }
-      last_mask = exec;
-    }
-    if (capped) break;
-    if (lanes == 0) continue;
-    if (info.edges.empty()) {
-      alive &= ~lanes;  // falls off the end (a subroutine's RET path, a block without successors)
-      continue;
-    }
-    choose_edges(rng, block, lanes);
-    uint32_t ways = 0;
-    int32_t only = -1;
-    for (uint32_t e = 0; e < info.edges.size(); ++e) {
-      const LaneMask moved = lanes_per_edge_[e];
-      if (moved == 0) continue;
-      ++ways;
-      only = static_cast<int32_t>(e);
-      const Edge& edge = info.edges[e];
-      for (unsigned lane = 0; lane < kWarpSize; ++lane) {
-        if (!(moved & (1u << lane))) continue;
-        if (edge.back_edge_of >= 0) ++back_edges_taken_[edge.back_edge_of][lane];
-        for (uint32_t l : edge.leaves) {
-          back_edges_taken_[l][lane] = 0;
-          trip_limit_[l][lane] = draw_trip(rng, l);
-        }
-      }
-    }
-    if (ways == 1) {
-      top.block = info.edges[only].to;
-      continue;
-    }
-    // Divergence: this entry waits at the reconvergence point; one entry per way,
-    // the fall-through way on top so that it runs first.
-    const uint32_t reconvergence = info.reconvergence;
-    top.block = reconvergence;
-    for (uint32_t e = 0; e < info.edges.size(); ++e)
-      if (lanes_per_edge_[e] != 0 && static_cast<int32_t>(e) != info.fallthrough_edge)
-        stack_.push_back({info.edges[e].to, reconvergence, lanes_per_edge_[e]});
-    if (info.fallthrough_edge >= 0 && lanes_per_edge_[info.fallthrough_edge] != 0)
-      stack_.push_back({info.edges[info.fallthrough_edge].to, reconvergence,
-                        lanes_per_edge_[info.fallthrough_edge]});
+WorkloadNotes KernelWorkload::notes() const {
+  WorkloadNotes notes;
+  notes.capped_warps = capped_warps_;
+  notes.dropped_operands = dropped_operands_;
+  if (capped_warps_ != 0 && !config_.allow_capped)
+    notes.capped_failure =
+        description_ + ": " + std::to_string(capped_warps_) +
+        " warp(s) reached kernel.max_insts_per_warp = " +
+        std::to_string(config_.max_insts_per_warp) +
+        " instructions and were cut short (a loop without an exit?); raise the cap, or set "
+        "kernel.allow_capped=true to accept the truncated streams";
+  if (dropped_operands_ != 0) {
+    char pc[32];
+    std::snprintf(pc, sizeof pc, "0x%llx", static_cast<unsigned long long>(first_dropped_pc_));
+    notes.dropped_warning =
+        description_ + ": " + std::to_string(dropped_operands_) + " register operand(s) beyond " +
+        std::to_string(kMaxSrc) + " sources or " + std::to_string(kMaxDst) +
+        " destinations of an instruction are not modelled (first at PC " + pc + ")";
   }
-  if (capped) {
-    ++capped_warps_;
-    if (alive != 0) last_mask = alive;
-  }
-  finish(stream, last_mask);
-  return stream;
+  return notes;
 }
 
 std::string KernelWorkload::describe() const {

@@ -47,8 +47,10 @@ struct KernelRunConfig {
   /// writes (a loop counter, an address), so old and new lanes look alike.
   double register_values = 0.65;
   /// Dynamic instructions per warp at most, the final exit included (>= 1); a warp
-  /// that reaches it ends there with an exit.
+  /// that reaches it ends there with an exit, and the run fails unless allow_capped.
   uint64_t max_insts_per_warp = 100000;
+  /// Accept warps the cap cut short (kernel.allow_capped): the run still ends "ok".
+  bool allow_capped = false;
 };
 
 /// The execution model of a static kernel from a file (nvdisasm .dot, cuobjdump): the
@@ -63,8 +65,8 @@ class KernelWorkload : public Workload {
   KernelWorkload(Kernel kernel, KernelRunConfig config, std::string description);
 
   const KernelShape& shape() const override { return config_.shape; }
-  /// Executes the warp into the slot's reusable buffer.
-  const WarpStream& load_warp(uint32_t slot, uint32_t cta, uint32_t warp) override;
+  /// The warp's stream, executed block by block as the SM asks for instructions.
+  WarpStream& load_warp(uint32_t slot, uint32_t cta, uint32_t warp) override;
   std::string describe() const override;
 
   const Kernel& kernel() const { return kernel_; }
@@ -78,8 +80,9 @@ class KernelWorkload : public Workload {
   /// Register operands the WarpInst format could not carry (beyond kMaxDst
   /// destinations or kMaxSrc sources of one static instruction): dropped.
   uint64_t dropped_operands() const { return dropped_operands_; }
-  /// Warps (of those loaded so far) whose stream the instruction cap cut short.
+  /// Warps (of those executed to their end so far) whose stream the instruction cap cut short.
   uint64_t capped_warps() const { return capped_warps_; }
+  WorkloadNotes notes() const override;
 
  private:
   /// One static instruction, decoded once into what execution needs.
@@ -119,16 +122,51 @@ class KernelWorkload : public Workload {
   };
   static constexpr uint32_t kNever = 0xFFFFFFFFu;
 
+  /// One hardware slot's warp under execution: the SIMT stack and the per-lane loop
+  /// state, resumed where the last batch of instructions stopped.
+  class Execution : public WarpStream {
+   public:
+    explicit Execution(KernelWorkload& owner);
+    void start(uint32_t cta, uint32_t warp);
+
+   private:
+    void generate() override;
+    LaneMask split_or_uniform(LaneMask active);
+    LaneMask guard_lanes(const Op& op, LaneMask active, bool exit_reader);
+    /// Per-lane successor choice at the end of a block; fills lanes_per_edge_.
+    void choose_edges(uint32_t block, LaneMask active);
+    /// Follows the edges chosen for the lanes of the block just executed.
+    void leave_block();
+    void emit_op(const Op& op, LaneMask active, InstClass cls);
+    /// Ends the warp with an exit unless it issued one; `capped` when the cap cut it.
+    void finish(bool capped);
+    /// A lane's back-edge count for its next entry into loop `l`.
+    uint32_t draw_trip(uint32_t l);
+
+    KernelWorkload& owner_;
+    Rng rng_{0};
+    std::vector<StackEntry> stack_;
+    std::vector<std::array<uint32_t, kWarpSize>> back_edges_taken_;  ///< per loop, per lane
+    std::vector<std::array<uint32_t, kWarpSize>> trip_limit_;        ///< per loop, per lane
+    std::array<LaneMask, 8> predicate_{};
+    uint8_t predicate_known_ = 0;
+    uint32_t first_thread_ = 0;  ///< global thread index of lane 0
+    LaneMask alive_ = 0;         ///< lanes that have not exited
+    LaneMask last_mask_ = 0;     ///< the mask of the last instruction issued
+    uint64_t block_visits_ = 0;
+    uint64_t emitted_ = 0;
+    bool exited_ = false;  ///< the last instruction emitted was an Exit
+    // Where the block under execution stands: its next op and the lanes running it.
+    bool in_block_ = false;
+    uint32_t block_ = 0;
+    uint32_t op_ = 0;
+    LaneMask lanes_ = 0;
+    std::vector<LaneMask> lanes_per_edge_;
+    std::vector<int32_t> stay_edges_, leave_edges_;
+  };
+
   void analyse();
   void find_loops();
-  LaneMask split_or_uniform(Rng& rng, LaneMask active) const;
-  LaneMask guard_lanes(Rng& rng, const Op& op, LaneMask active, bool exit_reader);
-  /// Per-lane successor choice at the end of a block; fills lanes_per_edge_.
-  void choose_edges(Rng& rng, uint32_t block, LaneMask active);
-  void emit(WarpStream& stream, Rng& rng, const Op& op, LaneMask active, InstClass cls);
-  void finish(WarpStream& stream, LaneMask last_mask);
-  /// A lane's back-edge count for its next entry into loop `l`.
-  uint32_t draw_trip(Rng& rng, uint32_t l) const;
 
   Kernel kernel_;
   KernelMetadataSource metadata_{&kernel_};  ///< compiler passes over the static code
@@ -140,18 +178,9 @@ class KernelWorkload : public Workload {
   std::vector<LaneValueSpec> value_specs_;
   uint64_t exit_pc_ = 0;
   uint64_t dropped_operands_ = 0;
+  uint64_t first_dropped_pc_ = 0;
   uint64_t capped_warps_ = 0;
-
-  // Execution state of the warp being generated, reused from warp to warp.
-  std::vector<StackEntry> stack_;
-  std::vector<std::array<uint32_t, kWarpSize>> back_edges_taken_;  ///< per loop, per lane
-  std::vector<std::array<uint32_t, kWarpSize>> trip_limit_;        ///< per loop, per lane
-  std::array<LaneMask, 8> predicate_{};
-  uint8_t predicate_known_ = 0;
-  uint32_t first_thread_ = 0;  ///< global thread index of lane 0
-  std::vector<LaneMask> lanes_per_edge_;
-  std::vector<int32_t> stay_edges_, leave_edges_;
-  std::vector<std::unique_ptr<WarpStream>> slots_;
+  std::vector<std::unique_ptr<Execution>> slots_;
 };
 
 }  // namespace warpreg

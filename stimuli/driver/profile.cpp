@@ -10,6 +10,7 @@
 #include <sstream>
 
 #include "common/data_dir.h"
+#include "common/json_input.h"
 #include "common/params.h"
 #include "stimuli/driver/kernel_workload.h"
 #include "stimuli/import/input_file.h"
@@ -18,40 +19,17 @@ namespace warpreg {
 
 namespace {
 
-using nlohmann::json;
+using json = nlohmann::ordered_json;
 
-/// 1-based line of byte `offset` in `text`.
-size_t line_at(const std::string& text, size_t offset) {
-  offset = std::min(offset, text.size());
-  return 1 + static_cast<size_t>(
-                 std::count(text.begin(), text.begin() + static_cast<long>(offset), '\n'));
-}
-
-/// The line where a dotted key ("kernel.divergence") is written: each part's
-/// quoted name searched after the previous one. nlohmann::json keeps no
-/// positions, so this finds the first such spelling, which is the key itself in
-/// any profile that does not repeat the name inside a string before it.
-size_t line_of_key(const std::string& text, const std::string& dotted) {
-  size_t at = 0;
-  size_t start = 0;
-  while (start <= dotted.size()) {
-    const size_t end = std::min(dotted.find('.', start), dotted.size());
-    const std::string quoted = "\"" + dotted.substr(start, end - start) + "\"";
-    const size_t found = text.find(quoted, at);
-    if (found == std::string::npos) break;
-    at = found;
-    start = end + 1;
-  }
-  return line_at(text, at);
-}
+/// Loop nests one profile may list.
+constexpr size_t kMaxLoopNests = 64;
 
 class Reader {
  public:
-  Reader(const std::string& text, const std::string& file) : text_(text), file_(file) {}
+  explicit Reader(const JsonDocument& doc) : doc_(doc) {}
 
   [[noreturn]] void fail(const std::string& key, const std::string& message) const {
-    throw WorkloadError(file_ + ":" + std::to_string(line_of_key(text_, key)) + ": " + key + ": " +
-                        message);
+    throw WorkloadError(doc_.where(key) + message);
   }
 
   /// Rejects keys of `object` (at `prefix`) not in `allowed`.
@@ -63,7 +41,8 @@ class Reader {
       if (!known) {
         std::string list;
         for (const char* name : allowed) list += std::string(list.empty() ? "" : ", ") + name;
-        fail(prefix + it.key(), "unknown key (expected one of: " + list + ")");
+        fail(prefix + it.key(),
+             "unknown key " + quote_text(it.key()) + " (expected one of: " + list + ")");
       }
     }
   }
@@ -102,12 +81,7 @@ class Reader {
       return;
     }
     const json& value = parent.at(name);
-    if (!value.is_number_integer()) fail(key, "must be an integer");
-    const int64_t v = value.get<int64_t>();
-    if (v < min || v > max)
-      fail(key, std::to_string(v) + " is outside [" + std::to_string(min) + ", " +
-                    std::to_string(max) + "]");
-    out = static_cast<Int>(v);
+    out = static_cast<Int>(checked_integer(value, key, min, max));
     present_.insert(key);
   }
 
@@ -133,39 +107,45 @@ class Reader {
     out.clear();
     for (const json& item : value) {
       if (!item.is_number_integer()) fail(key, "must be a non-empty array of integers");
-      const int64_t v = item.get<int64_t>();
-      if (v < min || v > max)
-        fail(key, std::to_string(v) + " is outside [" + std::to_string(min) + ", " +
-                      std::to_string(max) + "]");
-      out.push_back(static_cast<uint32_t>(v));
+      out.push_back(static_cast<uint32_t>(checked_integer(item, key, min, max)));
     }
     present_.insert(key);
   }
 
   void mark(const std::string& key) { present_.insert(key); }
+
+  /// An integer in [min, max]; the message shows the value as written (2^64 - 1 is not -1).
+  int64_t checked_integer(const json& value, const std::string& key, int64_t min, int64_t max) {
+    if (!value.is_number_integer()) fail(key, "must be an integer, not " + quote_json(value));
+    const bool in_range =
+        value.is_number_unsigned()
+            ? value.get<uint64_t>() <= static_cast<uint64_t>(std::max<int64_t>(max, 0)) &&
+                  static_cast<int64_t>(value.get<uint64_t>()) >= min
+            : value.get<int64_t>() >= min && value.get<int64_t>() <= max;
+    if (!in_range)
+      fail(key, quote_json(value) + " is outside [" + std::to_string(min) + ", " +
+                    std::to_string(max) + "]");
+    return value.get<int64_t>();
+  }
   const std::set<std::string>& present() const { return present_; }
 
  private:
-  const std::string& text_;
-  const std::string& file_;
+  const JsonDocument& doc_;
   std::set<std::string> present_;
 };
 
 }  // namespace
 
 Profile parse_profile(const std::string& text, const std::string& file) {
-  json root;
-  try {
-    root = json::parse(text);
-  } catch (const json::parse_error& e) {
-    // e.byte is 1-based and points just past where the parser stopped.
-    const size_t offset = e.byte == 0 ? 0 : e.byte - 1;
-    std::string what = e.what();
-    if (const size_t colon = what.find("syntax error"); colon != std::string::npos)
-      what = what.substr(colon);
-    throw WorkloadError(file + ":" + std::to_string(line_at(text, offset)) + ": " + what);
-  }
-  Reader r(text, file);
+  const JsonDocument doc = [&] {
+    try {
+      return JsonDocument::parse(text, file);
+    } catch (const JsonInputError& e) {
+      throw WorkloadError(e.what());
+    }
+  }();
+  const json& root = doc.root();
+  Reader r(doc);
   Profile p;
   p.file = file;
   if (!root.is_object()) throw WorkloadError(file + ":1: a profile must be a JSON object");
@@ -196,6 +176,8 @@ Profile parse_profile(const std::string& text, const std::string& file) {
       std::vector<uint32_t> trips;
       r.integers(nest, "kernel.loops", trips, 1, 1000000);
       if (trips.size() > 8) r.fail("kernel.loops", "a loop nest may be at most 8 deep");
+      if (p.loops.size() == kMaxLoopNests)
+        r.fail("kernel.loops", "at most " + std::to_string(kMaxLoopNests) + " loop nests");
       p.loops.push_back(trips);
     }
     r.mark("kernel.loops");
@@ -235,7 +217,8 @@ Profile parse_profile(const std::string& text, const std::string& file) {
     for (const json& item : list) {
       if (!item.is_string()) r.fail(key, "must be an array of dotted field names");
       const std::string field = item.get<std::string>();
-      if (!r.present().count(field)) r.fail(key, "'" + field + "' is not a field of this profile");
+      if (!r.present().count(field))
+        r.fail(key, quote_text(field) + " is not a field of this profile");
       out.push_back(field);
     }
   };
@@ -328,7 +311,14 @@ class KernelGenerator {
     return static_cast<uint32_t>(blocks_.size() - 1);
   }
   uint32_t current() const { return static_cast<uint32_t>(blocks_.size() - 1); }
-  void add(const std::string& line) { blocks_.back().lines.push_back(line); }
+  void add(const std::string& line) {
+    if (++lines_ > input_limits::kMaxStaticInstructions)
+      throw WorkloadError(p_.file + ": kernel: the generated kernel passes " +
+                          std::to_string(input_limits::kMaxStaticInstructions) +
+                          " instructions (the input limit); give fewer loops, if_regions or "
+                          "block_insts");
+    blocks_.back().lines.push_back(line);
+  }
   void edge(uint32_t from, uint32_t to) { edges_.emplace_back(from, to); }
   static std::string label(uint32_t block) { return ".L_" + std::to_string(block); }
 
@@ -465,6 +455,7 @@ class KernelGenerator {
   std::vector<uint32_t> barrier_at_;
   std::vector<uint32_t> ifs_per_nest_;
   size_t nest_ = 0;
+  uint64_t lines_ = 0;
 };
 
 }  // namespace
@@ -495,6 +486,7 @@ std::unique_ptr<Workload> make_profile_workload(const Profile& profile, const Pa
   config.trip_spread = profile.trip_spread;
   config.values = profile.values;
   config.max_insts_per_warp = static_cast<uint64_t>(params.integer("kernel.max_insts_per_warp"));
+  config.allow_capped = params.flag("kernel.allow_capped");
   Kernel kernel = generate_profile_kernel(profile, config.seed, config.trip_counts,
                                           params.real("profile.trip_scale"));
   config.default_trip_count = 0;

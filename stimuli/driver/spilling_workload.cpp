@@ -51,7 +51,6 @@ SpillingWorkload::SpillingWorkload(std::unique_ptr<Workload> inner, uint32_t reg
                         std::to_string(kScratch) + " scratch registers the spill code needs");
   kept_ = register_limit - kScratch;
   shape_.regs_per_thread = register_limit;
-  memory_.resize(kMaxArchRegisters + 1);
   choose_spilled();
 }
 
@@ -73,11 +72,15 @@ void SpillingWorkload::choose_spilled() {
     std::sort(leaders_.begin(), leaders_.end());
   } else {
     // No static code (a trace): the uses in the first warp's stream stand for the counts.
-    for (const WarpInst& inst : inner_->load_warp(0, 0, 0).insts) {
+    WarpStream& first = inner_->load_warp(0, 0, 0);
+    for (uint32_t i = 0;; ++i) {
+      const WarpInst inst = first.at(i);
+      first.retire(i);
       for (unsigned k = 0; k < inst.num_src; ++k)
         if (inst.src[k] < kMaxArchRegisters) cost_[inst.src[k]] += 1.0;
       for (unsigned k = 0; k < inst.num_dst; ++k)
         if (inst.dst[k] < kMaxArchRegisters) cost_[inst.dst[k]] += 1.0;
+      if (inst.cls == InstClass::Exit) break;
     }
   }
   // The cheapest registers go to memory; a tie spills the higher-numbered register.
@@ -98,7 +101,7 @@ void SpillingWorkload::choose_spilled() {
   }
 }
 
-uint16_t SpillingWorkload::scratch_for(uint16_t reg, uint32_t busy, bool& fill) {
+uint16_t SpillingWorkload::Rewrite::scratch_for(uint16_t reg, uint32_t busy, bool& fill) {
   ++uses_;
   for (uint16_t j = 0; j < kScratch; ++j)
     if (scratch_[j].reg == reg) {
@@ -121,88 +124,100 @@ uint16_t SpillingWorkload::scratch_for(uint16_t reg, uint32_t busy, bool& fill) 
   return pick;
 }
 
-const WarpStream& SpillingWorkload::load_warp(uint32_t slot, uint32_t cta, uint32_t warp) {
-  const WarpStream& in = inner_->load_warp(slot, cta, warp);
-  if (slots_.size() <= slot) slots_.resize(slot + 1);
-  if (!slots_[slot]) slots_[slot] = std::make_unique<WarpStream>();
-  WarpStream& out = *slots_[slot];
-  out.clear();
+void SpillingWorkload::Rewrite::start(WarpStream& inner) {
+  restart();
+  inner_ = &inner;
+  next_ = 0;
+  if (memory_.empty()) memory_.resize(kMaxArchRegisters + 1);
   for (WarpRegister& r : memory_) r = WarpRegister{};
   scratch_.fill(Scratch{});
+  boundary_ = true;
+  mask_ = 0;
+}
 
-  const auto scratch = [this](uint16_t j) { return static_cast<uint16_t>(kept_ + j); };
-  const auto spill_op = [&](InstClass cls, const WarpInst& at, uint16_t reg, uint16_t j) {
-    WarpInst op;
-    op.pc = at.pc;
-    op.active = at.active;
-    op.cls = cls;
-    op.local_word = local_word_[reg];
-    // On the memory system: the register's word of the thread's local frame.
-    op.mem = MemOperand::make(MemorySpace::Local, 4);
-    op.mem_tag = local_word_[reg];
-    if (cls == InstClass::Load) {
-      op.num_dst = 1;
-      op.dst[0] = scratch(j);
-      op.value_index = static_cast<uint32_t>(out.values.size());
-      out.values.push_back(memory_[reg]);
-    } else {
-      op.num_src = 1;
-      op.src[0] = scratch(j);
-    }
-    out.insts.push_back(op);
-  };
-  bool boundary = true;
-  LaneMask mask = 0;
-  for (const WarpInst& original : in.insts) {
-    // A compiler's local allocation keeps a filled value within its basic block only.
-    if (boundary || original.active != mask ||
-        std::binary_search(leaders_.begin(), leaders_.end(), original.pc))
-      scratch_.fill(Scratch{});
-    mask = original.active;
-    boundary = original.cls == InstClass::Branch;
-
-    WarpInst inst = original;
-    uint32_t busy = 0;
-    for (unsigned k = 0; k < inst.num_src; ++k) {
-      const uint16_t r = inst.src[k];
-      if (r == kZeroRegister) continue;
-      if (!spilled_.test(r)) {
-        inst.src[k] = renamed_[r];
-        continue;
-      }
-      bool fill = false;
-      const uint16_t j = scratch_for(r, busy, fill);
-      busy |= 1u << j;
-      if (fill) spill_op(InstClass::Load, inst, r, j);
-      inst.src[k] = scratch(j);
-    }
-    // Spilled destinations are written to scratch registers and stored after.
-    uint16_t stored[kMaxDst], stored_from[kMaxDst];
-    unsigned stores = 0;
-    uint32_t written = 0;
-    const uint32_t value_index = static_cast<uint32_t>(out.values.size());
-    for (unsigned k = 0; k < inst.num_dst; ++k) {
-      const uint16_t r = inst.dst[k];
-      out.values.push_back(in.values[original.value_index + k]);
-      if (r == kZeroRegister) continue;
-      if (!spilled_.test(r)) {
-        inst.dst[k] = renamed_[r];
-        continue;
-      }
-      bool fill = false;
-      const uint16_t j = scratch_for(r, written, fill);
-      written |= 1u << j;
-      inst.dst[k] = scratch(j);
-      memory_[r].merge(in.values[original.value_index + k], inst.active);
-      stored[stores] = r;
-      stored_from[stores++] = j;
-    }
-    inst.value_index = value_index;
-    out.insts.push_back(inst);
-    for (unsigned s = 0; s < stores; ++s)
-      spill_op(InstClass::Store, inst, stored[s], stored_from[s]);
+void SpillingWorkload::Rewrite::spill_op(InstClass cls, const WarpInst& at, uint16_t reg,
+                                         uint16_t j) {
+  WarpInst op;
+  op.pc = at.pc;
+  op.active = at.active;
+  op.cls = cls;
+  op.local_word = code_.local_word_[reg];
+  // On the memory system: the register's word of the thread's local frame.
+  op.mem = MemOperand::make(MemorySpace::Local, 4);
+  op.mem_tag = code_.local_word_[reg];
+  op.value_index = next_value_index();
+  if (cls == InstClass::Load) {
+    op.num_dst = 1;
+    op.dst[0] = static_cast<uint16_t>(code_.kept_ + j);
+    emit_value() = memory_[reg];
+  } else {
+    op.num_src = 1;
+    op.src[0] = static_cast<uint16_t>(code_.kept_ + j);
   }
-  return out;
+  emit(op);
+}
+
+void SpillingWorkload::Rewrite::generate() {
+  const WarpInst& original = inner_->at(next_);
+  const auto scratch = [this](uint16_t j) { return static_cast<uint16_t>(code_.kept_ + j); };
+  // A compiler's local allocation keeps a filled value within its basic block only.
+  if (boundary_ || original.active != mask_ ||
+      std::binary_search(code_.leaders_.begin(), code_.leaders_.end(), original.pc))
+    scratch_.fill(Scratch{});
+  mask_ = original.active;
+  boundary_ = original.cls == InstClass::Branch;
+
+  WarpInst inst = original;
+  uint32_t busy = 0;
+  for (unsigned k = 0; k < inst.num_src; ++k) {
+    const uint16_t r = inst.src[k];
+    if (r == kZeroRegister) continue;
+    if (!code_.spilled_.test(r)) {
+      inst.src[k] = code_.renamed_[r];
+      continue;
+    }
+    bool fill = false;
+    const uint16_t j = scratch_for(r, busy, fill);
+    busy |= 1u << j;
+    if (fill) spill_op(InstClass::Load, inst, r, j);
+    inst.src[k] = scratch(j);
+  }
+  // Spilled destinations are written to scratch registers and stored after.
+  uint16_t stored[kMaxDst], stored_from[kMaxDst];
+  unsigned stores = 0;
+  uint32_t written = 0;
+  inst.value_index = next_value_index();
+  for (unsigned k = 0; k < inst.num_dst; ++k) {
+    const uint16_t r = inst.dst[k];
+    const WarpRegister& value = inner_->value(original, k);
+    emit_value() = value;
+    if (r == kZeroRegister) continue;
+    if (!code_.spilled_.test(r)) {
+      inst.dst[k] = code_.renamed_[r];
+      continue;
+    }
+    bool fill = false;
+    const uint16_t j = scratch_for(r, written, fill);
+    written |= 1u << j;
+    inst.dst[k] = scratch(j);
+    memory_[r].merge(value, inst.active);
+    stored[stores] = r;
+    stored_from[stores++] = j;
+  }
+  // A traced memory instruction's lane addresses follow its destinations' values.
+  for (unsigned k = inst.num_dst; k < inst.value_count(); ++k)
+    emit_value() = inner_->value(original, k);
+  emit(inst);
+  for (unsigned s = 0; s < stores; ++s) spill_op(InstClass::Store, inst, stored[s], stored_from[s]);
+  inner_->retire(next_++);
+}
+
+WarpStream& SpillingWorkload::load_warp(uint32_t slot, uint32_t cta, uint32_t warp) {
+  WarpStream& in = inner_->load_warp(slot, cta, warp);
+  if (slots_.size() <= slot) slots_.resize(slot + 1);
+  if (!slots_[slot]) slots_[slot] = std::make_unique<Rewrite>(*this);
+  slots_[slot]->start(in);
+  return *slots_[slot];
 }
 
 std::string SpillingWorkload::describe() const {

@@ -35,8 +35,9 @@ class SpillingWorkload : public Workload {
   SpillingWorkload(std::unique_ptr<Workload> inner, uint32_t register_limit);
 
   const KernelShape& shape() const override { return shape_; }
-  const WarpStream& load_warp(uint32_t slot, uint32_t cta, uint32_t warp) override;
+  WarpStream& load_warp(uint32_t slot, uint32_t cta, uint32_t warp) override;
   std::string describe() const override;
+  WorkloadNotes notes() const override { return inner_->notes(); }
 
   /// Registers kept in the register file.
   uint32_t kept_registers() const { return kept_; }
@@ -46,15 +47,37 @@ class SpillingWorkload : public Workload {
   const std::vector<double>& spill_costs() const { return cost_; }
 
  private:
-  struct Scratch {
-    uint16_t reg = kZeroRegister;  ///< the spilled register whose value it holds
-    uint64_t used = 0;             ///< last use, for least-recently-used replacement
-  };
   void choose_spilled();
-  /// The scratch register for spilled `reg` in the instruction being rewritten: the one
-  /// holding it, else a free or least recently used one not in `busy`; `fill` says
-  /// whether its value must be loaded.
-  uint16_t scratch_for(uint16_t reg, uint32_t busy, bool& fill);
+
+  /// One slot's warp: the inner stream rewritten instruction by instruction, with the
+  /// warp's spill state (its spilled values, what its scratch registers hold).
+  class Rewrite : public WarpStream {
+   public:
+    explicit Rewrite(const SpillingWorkload& code) : code_(code) {}
+    void start(WarpStream& inner);
+
+   private:
+    struct Scratch {
+      uint16_t reg = kZeroRegister;  ///< the spilled register whose value it holds
+      uint64_t used = 0;             ///< last use, for least-recently-used replacement
+    };
+    void generate() override;
+    /// The scratch register for spilled `reg` in the instruction being rewritten: the one
+    /// holding it, else a free or least recently used one not in `busy`; `fill` says
+    /// whether its value must be loaded.
+    uint16_t scratch_for(uint16_t reg, uint32_t busy, bool& fill);
+    /// Emits a fill (Load) or spill (Store) of `reg` through scratch register `j`.
+    void spill_op(InstClass cls, const WarpInst& at, uint16_t reg, uint16_t j);
+
+    const SpillingWorkload& code_;
+    WarpStream* inner_ = nullptr;
+    uint32_t next_ = 0;                 ///< the inner instruction to rewrite next
+    std::vector<WarpRegister> memory_;  ///< the spilled registers' values of this warp
+    std::array<Scratch, kScratch> scratch_{};
+    uint64_t uses_ = 0;
+    bool boundary_ = true;  ///< the next instruction starts a new local allocation
+    LaneMask mask_ = 0;
+  };
 
   std::unique_ptr<Workload> inner_;
   KernelShape shape_;
@@ -64,10 +87,7 @@ class SpillingWorkload : public Workload {
   std::vector<uint16_t> renamed_;     ///< kept register -> its number below kept_
   std::vector<uint16_t> local_word_;  ///< spilled register -> its local-memory word
   std::vector<uint64_t> leaders_;     ///< PCs that start a basic block (sorted)
-  std::vector<std::unique_ptr<WarpStream>> slots_;
-  std::vector<WarpRegister> memory_;  ///< the spilled registers' values of the warp being rewritten
-  std::array<Scratch, kScratch> scratch_{};
-  uint64_t uses_ = 0;
+  std::vector<std::unique_ptr<Rewrite>> slots_;
 };
 
 /// The registers per thread a compiler allows the kernel so that the warps resident

@@ -191,43 +191,61 @@ SyntheticWorkload::SyntheticWorkload(const SyntheticConfig& config) : config_(co
   const double run = config_.divergent_run;
   divergence_start_ = f >= 1 ? 1 : f / (run * (1 - f) + f);
   divergence_end_ = 1 / run;
-  build_program();
 }
 
-void SyntheticWorkload::build_program() {
-  const SyntheticConfig& c = config_;
-  Rng rng(stream_seed(c.seed, ~0u, ~0u));
-  const uint32_t regs = c.regs_per_thread;
-  const uint32_t count = c.insts_per_warp;
+SyntheticWorkload::Stream::Stream(const SyntheticWorkload& owner) : owner_(owner) {
+  // The producer history covers the whole program when it is short (every pick exact)
+  // and the last kMaxProducerHistory instructions otherwise.
+  size_t history = 1;
+  while (history < owner.config_.insts_per_warp && history < kMaxProducerHistory) history *= 2;
+  latest_producer_.assign(history, kZeroRegister);
+}
+
+void SyntheticWorkload::Stream::start(uint32_t cta, uint32_t warp) {
+  restart();
+  static_rng_.reseed(stream_seed(owner_.config_.seed, ~0u, ~0u));
+  rng_.reseed(stream_seed(owner_.config_.seed, cta, warp));
+  index_ = 0;
+  divergent_ = false;
+  divergent_mask_ = kFullMask;
+}
+
+uint16_t SyntheticWorkload::Stream::pick_source() {
+  const SyntheticConfig& c = owner_.config_;
+  if (static_rng_.chance(kZeroSourceFraction)) return kZeroRegister;
+  const uint32_t distance = static_rng_.geometric(c.dep_distance);
+  const auto history = static_cast<uint32_t>(latest_producer_.size());
+  if (distance <= index_ && distance < history) {
+    const uint16_t producer = latest_producer_[(index_ - distance) & (history - 1)];
+    if (producer != kZeroRegister) return producer;
+  }
+  return static_cast<uint16_t>(static_rng_.below(c.regs_per_thread));  // read it anyway
+}
+
+void SyntheticWorkload::Stream::generate() {
+  const SyntheticConfig& c = owner_.config_;
   const double cumulative_sfu = c.frac_sfu;
   const double cumulative_load = cumulative_sfu + c.frac_load;
   const double cumulative_store = cumulative_load + c.frac_store;
   const double cumulative_branch = cumulative_store + c.frac_branch;
-
-  // latest_producer[i]: the register written by the last instruction at or before
-  // i that writes one, or kZeroRegister when none has yet.
-  std::vector<uint16_t> latest_producer(count, kZeroRegister);
-  auto pick_source = [&](uint32_t index) -> uint16_t {
-    if (rng.chance(kZeroSourceFraction)) return kZeroRegister;
-    uint32_t distance = rng.geometric(c.dep_distance);
-    if (distance <= index && latest_producer[index - distance] != kZeroRegister)
-      return latest_producer[index - distance];
-    return static_cast<uint16_t>(rng.below(regs));  // nothing written yet: read it anyway
-  };
-
-  program_.assign(count, WarpInst{});
-  value_shapes_.clear();
-  for (uint32_t i = 0; i < count; ++i) {
-    WarpInst& inst = program_[i];
+  const uint32_t history_mask = static_cast<uint32_t>(latest_producer_.size()) - 1;
+  for (unsigned batch = 0; batch < 32 && index_ < c.insts_per_warp; ++batch, ++index_) {
+    // The static instruction: the same draws of the same generator in every warp, so
+    // the same PC is the same instruction everywhere, as on a SIMT machine.
+    const uint32_t i = index_;
+    WarpInst inst;
     inst.pc = uint64_t{i} * kInstructionBytes;
-    inst.value_index = static_cast<uint32_t>(value_shapes_.size());
-    if (i > 0) latest_producer[i] = latest_producer[i - 1];
-    if (i + 1 == count) {
+    inst.value_index = next_value_index();
+    // latest_producer_[i]: the register written by the last instruction at or before i
+    // that writes one, or kZeroRegister when none has yet.
+    uint16_t& latest = latest_producer_[i & history_mask];
+    latest = i > 0 ? latest_producer_[(i - 1) & history_mask] : kZeroRegister;
+    if (i + 1 == c.insts_per_warp) {
       inst.cls = InstClass::Exit;
     } else if (c.barrier_every != 0 && (i + 1) % c.barrier_every == 0) {
       inst.cls = InstClass::Barrier;
     } else {
-      double draw = rng.uniform();
+      const double draw = static_rng_.uniform();
       inst.cls = draw < cumulative_sfu      ? InstClass::Sfu
                  : draw < cumulative_load   ? InstClass::Load
                  : draw < cumulative_store  ? InstClass::Store
@@ -235,18 +253,19 @@ void SyntheticWorkload::build_program() {
                                             : InstClass::Alu;
     }
     const SourceRange sources = source_range(inst.cls);
-    inst.num_src = static_cast<uint8_t>(sources.min + rng.below(sources.max - sources.min + 1));
-    for (unsigned s = 0; s < inst.num_src; ++s) inst.src[s] = pick_source(i);
+    inst.num_src =
+        static_cast<uint8_t>(sources.min + static_rng_.below(sources.max - sources.min + 1));
+    for (unsigned s = 0; s < inst.num_src; ++s) inst.src[s] = pick_source();
+    ValueShape shape;
     if (inst.cls == InstClass::Alu || inst.cls == InstClass::Sfu || inst.cls == InstClass::Load) {
       inst.num_dst = 1;
-      inst.dst[0] = static_cast<uint16_t>(rng.below(regs));
-      latest_producer[i] = inst.dst[0];
-      ValueShape shape;
-      bool similar = c.value_model == ValueModel::Similar ||
-                     (c.value_model == ValueModel::Mixed && rng.chance(0.5));
+      inst.dst[0] = static_cast<uint16_t>(static_rng_.below(c.regs_per_thread));
+      latest = inst.dst[0];
+      const bool similar = c.value_model == ValueModel::Similar ||
+                           (c.value_model == ValueModel::Mixed && static_rng_.chance(0.5));
       // Successive-lane distance bins of seed 001 §3 (non-divergent writes): 79 %
       // are not random; the split of that 79 % among zero/128/32K is ours.
-      double bin = rng.uniform();
+      const double bin = static_rng_.uniform();
       if (!similar || bin >= 0.79) {
         shape.pattern = LanePattern::Random;
       } else if (bin < 0.35) {
@@ -254,48 +273,40 @@ void SyntheticWorkload::build_program() {
       } else if (bin < 0.50) {
         static constexpr uint32_t kStrides[] = {1, 4, 8, 16};  // thread-indexed elements
         shape.pattern = LanePattern::Affine;
-        shape.stride = kStrides[rng.below(4)];
+        shape.stride = kStrides[static_rng_.below(4)];
       } else if (bin < 0.65) {
         shape.pattern = LanePattern::Delta128;
       } else {
         shape.pattern = LanePattern::Delta32K;
       }
-      value_shapes_.push_back(shape);
     }
+
+    // This warp's execution of it: active lanes and destination values.
+    if (inst.cls == InstClass::Barrier || inst.cls == InstClass::Exit) {
+      divergent_ = false;  // the warp reconverges before a barrier and at exit
+    } else {
+      if (divergent_ && rng_.chance(owner_.divergence_end_)) divergent_ = false;
+      if (!divergent_ && owner_.divergence_start_ > 0 && rng_.chance(owner_.divergence_start_)) {
+        divergent_ = true;
+        divergent_mask_ = partial_mask(rng_);
+      }
+    }
+    inst.active = divergent_ ? divergent_mask_ : kFullMask;
+    for (unsigned k = 0; k < inst.num_dst; ++k)
+      fill_value(rng_, shape.pattern, shape.stride, emit_value());
+    emit(inst);
   }
 }
 
-const WarpStream& SyntheticWorkload::load_warp(uint32_t slot, uint32_t cta, uint32_t warp) {
+WarpStream& SyntheticWorkload::load_warp(uint32_t slot, uint32_t cta, uint32_t warp) {
   if (cta >= shape_.ctas || warp >= shape_.warps_per_cta())
     throw WorkloadError("synthetic workload: no warp " + std::to_string(cta) + " " +
                         std::to_string(warp) + " in a kernel of " + std::to_string(shape_.ctas) +
                         " CTAs x " + std::to_string(shape_.warps_per_cta()) + " warps");
   if (slot >= slots_.size()) slots_.resize(size_t{slot} + 1);
-  if (!slots_[slot]) slots_[slot] = std::make_unique<WarpStream>();
-  WarpStream& stream = *slots_[slot];
-  stream.insts = program_;
-  stream.values.resize(value_shapes_.size());
-
-  Rng rng(stream_seed(config_.seed, cta, warp));
-  bool divergent = false;
-  LaneMask divergent_mask = kFullMask;
-  for (WarpInst& inst : stream.insts) {
-    if (inst.cls == InstClass::Barrier || inst.cls == InstClass::Exit) {
-      divergent = false;  // the warp reconverges before a barrier and at exit
-    } else {
-      if (divergent && rng.chance(divergence_end_)) divergent = false;
-      if (!divergent && divergence_start_ > 0 && rng.chance(divergence_start_)) {
-        divergent = true;
-        divergent_mask = partial_mask(rng);
-      }
-    }
-    inst.active = divergent ? divergent_mask : kFullMask;
-    for (unsigned k = 0; k < inst.num_dst; ++k) {
-      const ValueShape& shape = value_shapes_[inst.value_index + k];
-      fill_value(rng, shape.pattern, shape.stride, stream.values[inst.value_index + k]);
-    }
-  }
-  return stream;
+  if (!slots_[slot]) slots_[slot] = std::make_unique<Stream>(*this);
+  slots_[slot]->start(cta, warp);
+  return *slots_[slot];
 }
 
 std::string SyntheticWorkload::describe() const {

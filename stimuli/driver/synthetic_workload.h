@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "modules/interfaces/workload.h"
+#include "stimuli/driver/value_model.h"
 
 namespace warpreg {
 
@@ -49,8 +50,8 @@ class SyntheticWorkload : public Workload {
   explicit SyntheticWorkload(const SyntheticConfig& config);
 
   const KernelShape& shape() const override { return shape_; }
-  /// Generates the warp's stream into the slot's reusable buffer.
-  const WarpStream& load_warp(uint32_t slot, uint32_t cta, uint32_t warp) override;
+  /// The warp's stream, generated as the SM asks for it.
+  WarpStream& load_warp(uint32_t slot, uint32_t cta, uint32_t warp) override;
   std::string describe() const override;
   const SyntheticConfig& config() const { return config_; }
 
@@ -62,22 +63,39 @@ class SyntheticWorkload : public Workload {
     LanePattern pattern = LanePattern::Random;
     uint32_t stride = 0;  ///< lane step of an Affine value
   };
+  /// Instructions back a source may find its producer in a long program; a farther
+  /// pick reads a random register, as a pick before the first instruction does.
+  static constexpr size_t kMaxProducerHistory = size_t{1} << 16;
 
-  void build_program();
+  /// One hardware slot's warp: the kernel's straight-line code generated instruction by
+  /// instruction (the same for every warp) together with the warp's masks and values,
+  /// so memory does not grow with synth.insts_per_warp.
+  class Stream : public WarpStream {
+   public:
+    explicit Stream(const SyntheticWorkload& owner);
+    void start(uint32_t cta, uint32_t warp);
+
+   private:
+    void generate() override;
+    uint16_t pick_source();
+
+    const SyntheticWorkload& owner_;
+    Rng static_rng_{0};   ///< the kernel's code: seeded alike for every warp
+    Rng rng_{0};          ///< this warp's masks and values
+    uint32_t index_ = 0;  ///< next instruction to generate
+    /// Ring of the latest producer at or before each recent instruction.
+    std::vector<uint16_t> latest_producer_;
+    bool divergent_ = false;
+    LaneMask divergent_mask_ = kFullMask;
+  };
 
   SyntheticConfig config_;
   KernelShape shape_;
-  /// The kernel's straight-line code, shared by every warp: the same PC is the
-  /// same static instruction in every warp, as on a SIMT machine.
-  std::vector<WarpInst> program_;
-  /// value_shapes_[WarpInst::value_index + k]: the pattern of the k-th destination.
-  std::vector<ValueShape> value_shapes_;
   /// Probability that a converged instruction starts a divergent run, and that a
   /// divergent one ends it; chosen so the long-run divergent fraction is config_.divergence.
   double divergence_start_ = 0;
   double divergence_end_ = 1;
-  /// One buffer per hardware slot, held by pointer so references survive growth.
-  std::vector<std::unique_ptr<WarpStream>> slots_;
+  std::vector<std::unique_ptr<Stream>> slots_;
 };
 
 std::string_view to_string(ValueModel model);

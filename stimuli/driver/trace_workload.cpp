@@ -112,7 +112,7 @@ bool class_writes_registers(InstClass cls) {
 /// The checks of one pass over a trace; fills the workload's members.
 class TraceParser {
  public:
-  TraceParser(const std::string& source_name, KernelShape& shape, std::vector<WarpStream>& streams,
+  TraceParser(const std::string& source_name, KernelShape& shape, std::vector<WarpTrace>& streams,
               std::vector<uint32_t>& stream_of_warp, uint64_t& total_instructions)
       : source_name_(source_name),
         shape_(shape),
@@ -155,7 +155,7 @@ class TraceParser {
     uint32_t warp = 0;
     uint64_t header_line = 0;
     uint64_t exit_line = 0;  ///< 0 until the warp's exit is read
-    WarpStream* stream = nullptr;
+    WarpTrace* stream = nullptr;
   };
 
   [[noreturn]] void fail(uint64_t line, const std::string& message) const {
@@ -253,7 +253,7 @@ class TraceParser {
       fail("unknown instruction class " + quoted(tokens_[2]) +
            " (alu, sfu, load, store, branch, barrier or exit)");
 
-    WarpStream& stream = *open_.stream;
+    WarpTrace& stream = *open_.stream;
     if (total_instructions_ >= input_limits::kMaxTraceInstructions)
       fail("more than " + std::to_string(input_limits::kMaxTraceInstructions) +
            " instructions in the trace, the input limit");
@@ -403,7 +403,7 @@ class TraceParser {
 
   const std::string& source_name_;
   KernelShape& shape_;
-  std::vector<WarpStream>& streams_;
+  std::vector<WarpTrace>& streams_;
   std::vector<uint32_t>& stream_of_warp_;
   uint64_t& total_instructions_;
 
@@ -435,12 +435,13 @@ void TraceWorkload::parse(std::istream& in) {
   TraceParser(source_name_, shape_, streams_, stream_of_warp_, total_instructions_).run(in);
 }
 
-const WarpStream& TraceWorkload::load_warp(uint32_t /*slot*/, uint32_t cta, uint32_t warp) {
+WarpStream& TraceWorkload::load_warp(uint32_t slot, uint32_t cta, uint32_t warp) {
   if (cta >= shape_.ctas || warp >= shape_.warps_per_cta())
     throw WorkloadError(source_name_ + ": no warp " + std::to_string(cta) + " " +
                         std::to_string(warp) + " in a kernel of " + std::to_string(shape_.ctas) +
                         " CTAs x " + std::to_string(shape_.warps_per_cta()) + " warps");
-  return streams_[stream_of_warp_[uint64_t{cta} * shape_.warps_per_cta() + warp]];
+  return slots_.play(slot,
+                     streams_[stream_of_warp_[uint64_t{cta} * shape_.warps_per_cta() + warp]]);
 }
 
 namespace {
@@ -497,19 +498,18 @@ void write_trace(Workload& workload, std::ostream& out) {
   for (uint32_t cta = 0; cta < shape.ctas; ++cta) {
     for (uint32_t warp = 0; warp < shape.warps_per_cta(); ++warp) {
       out << "\nwarp " << cta << ' ' << warp << '\n';
-      const WarpStream& stream = workload.load_warp(0, cta, warp);
-      for (const WarpInst& inst : stream.insts) {
+      WarpStream& stream = workload.load_warp(0, cta, warp);
+      visit_stream(stream, [&](const WarpInst& inst, uint32_t) {
         std::snprintf(prefix, sizeof prefix, "0x%04llx %08x ",
                       static_cast<unsigned long long>(inst.pc), inst.active);
         line = prefix;
         line += to_string(inst.cls);
         if (inst.num_dst != 0) append_registers(line, " d=", inst.dst.data(), inst.num_dst);
         if (inst.num_src != 0) append_registers(line, " s=", inst.src.data(), inst.num_src);
-        for (unsigned k = 0; k < inst.num_dst; ++k)
-          append_value(line, stream.values[inst.value_index + k]);
+        for (unsigned k = 0; k < inst.num_dst; ++k) append_value(line, stream.value(inst, k));
         line += '\n';
         out << line;
-      }
+      });
     }
   }
 }

@@ -153,15 +153,15 @@ SimilarityHistogram measure_similarity(Workload& workload) {
       for (WarpRegister& reg : registers) reg.lane.fill(0);
       const uint32_t threads = std::min(kWarpSize, shape.threads_per_cta - warp * kWarpSize);
       const LaneMask warp_mask = threads >= kWarpSize ? kFullMask : (LaneMask{1} << threads) - 1;
-      const WarpStream& stream = workload.load_warp(0, cta, warp);
-      for (const WarpInst& inst : stream.insts) {
+      WarpStream& stream = workload.load_warp(0, cta, warp);
+      visit_stream(stream, [&](const WarpInst& inst, uint32_t) {
         for (unsigned k = 0; k < inst.num_dst; ++k) {
           if (inst.dst[k] >= kMaxArchRegisters) continue;
           WarpRegister& reg = registers[inst.dst[k]];
-          reg.merge(stream.values[inst.value_index + k], inst.active);
+          reg.merge(stream.value(inst, k), inst.active);
           histogram.add(reg, inst.active != warp_mask, warp_mask);
         }
-      }
+      });
     }
   }
   return histogram;

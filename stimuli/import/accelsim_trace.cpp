@@ -819,7 +819,7 @@ class AccelSimParser {
   uint32_t insts_expected_ = 0;
   uint64_t insts_line_ = 0;
   uint64_t warp_seed_ = 0;
-  WarpStream* stream_ = nullptr;
+  WarpTrace* stream_ = nullptr;
   std::vector<uint64_t> keys_;  ///< cta * warps_per_cta + warp of streams_[i]
 
   struct StaticRecord {
@@ -871,12 +871,13 @@ void AccelSimTraceWorkload::parse(std::istream& in) {
   for (const std::string& warning : warnings_) std::cerr << "warpreg: warning: " << warning << '\n';
 }
 
-const WarpStream& AccelSimTraceWorkload::load_warp(uint32_t /*slot*/, uint32_t cta, uint32_t warp) {
+WarpStream& AccelSimTraceWorkload::load_warp(uint32_t slot, uint32_t cta, uint32_t warp) {
   if (cta >= shape_.ctas || warp >= shape_.warps_per_cta())
     throw WorkloadError(source_name_ + ": no warp " + std::to_string(cta) + " " +
                         std::to_string(warp) + " in a kernel of " + std::to_string(shape_.ctas) +
                         " CTAs x " + std::to_string(shape_.warps_per_cta()) + " warps");
-  return streams_[stream_of_warp_[uint64_t{cta} * shape_.warps_per_cta() + warp]];
+  return slots_.play(slot,
+                     streams_[stream_of_warp_[uint64_t{cta} * shape_.warps_per_cta() + warp]]);
 }
 
 std::string AccelSimTraceWorkload::describe() const {

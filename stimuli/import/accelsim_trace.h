@@ -31,9 +31,9 @@ class AccelSimTraceWorkload : public Workload {
   AccelSimTraceWorkload(std::istream& in, std::string source_name, uint64_t seed);
 
   const KernelShape& shape() const override { return shape_; }
-  /// The stored stream; `slot` is irrelevant to a trace. Throws WorkloadError for a
-  /// (cta, warp) outside the kernel's shape.
-  const WarpStream& load_warp(uint32_t slot, uint32_t cta, uint32_t warp) override;
+  /// The stored stream, played in the slot. Throws WorkloadError for a (cta, warp)
+  /// outside the kernel's shape.
+  WarpStream& load_warp(uint32_t slot, uint32_t cta, uint32_t warp) override;
   std::string describe() const override;
 
   /// Dynamic warp instructions in the whole trace.
@@ -55,7 +55,8 @@ class AccelSimTraceWorkload : public Workload {
   std::string source_name_;
   uint64_t seed_;
   KernelShape shape_;
-  std::vector<WarpStream> streams_;
+  std::vector<WarpTrace> streams_;
+  StoredStreamSlots slots_;
   /// streams_ index of warp w of CTA c at c * warps_per_cta + w.
   std::vector<uint32_t> stream_of_warp_;
   uint64_t total_instructions_ = 0;

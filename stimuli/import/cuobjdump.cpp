@@ -398,8 +398,9 @@ class ListingReader {
           x.target = *target;
         }
       }
-      // sm_1x: the last instruction carries the end-of-program bit (flow bits 01).
-      if (is_tesla(f.arch) && raw.bytes == 8 &&
+      // sm_1x: the last instruction carries the end-of-program bit (flow bits 01), when
+      // the listing shows encodings at all.
+      if (is_tesla(f.arch) && raw.bytes == 8 && raw.encoding.size() == 16 &&
           (std::stoul(raw.encoding.substr(15), nullptr, 16) & 3) == 1)
         x.flow = Flow::End;
     }

@@ -9,6 +9,7 @@
 #include <fstream>
 #include <streambuf>
 
+#include "common/input_check.h"
 #include "modules/interfaces/workload.h"
 
 namespace warpreg {
@@ -20,29 +21,6 @@ namespace fs = std::filesystem;
 bool ends_with(const std::string& text, const std::string& suffix) {
   return text.size() >= suffix.size() &&
          text.compare(text.size() - suffix.size(), suffix.size(), suffix) == 0;
-}
-
-std::string file_kind(fs::file_type type) {
-  switch (type) {
-    case fs::file_type::directory:
-      return "a directory";
-    case fs::file_type::character:
-      return "a character device";
-    case fs::file_type::block:
-      return "a block device";
-    case fs::file_type::fifo:
-      return "a FIFO";
-    case fs::file_type::socket:
-      return "a socket";
-    default:
-      return "not a regular file";
-  }
-}
-
-std::string byte_count(uint64_t bytes) {
-  if (bytes % (uint64_t{1} << 30) == 0) return std::to_string(bytes >> 30) + " GiB";
-  if (bytes % (uint64_t{1} << 20) == 0) return std::to_string(bytes >> 20) + " MiB";
-  return std::to_string(bytes) + " bytes";
 }
 
 /// A gzip stream decompressed on the fly, at most `limit` bytes of output.
@@ -108,19 +86,8 @@ bool is_regular_input(const std::string& path) {
 }
 
 void check_input_file(const std::string& path, const std::string& what, uint64_t max_bytes) {
-  std::error_code ec;
-  const fs::file_status status = fs::status(path, ec);
-  if (ec || status.type() == fs::file_type::not_found)
-    throw WorkloadError(path + ": cannot open " + what + ": " +
-                        (ec ? ec.message() : std::string("no such file")));
-  if (status.type() != fs::file_type::regular)
-    throw WorkloadError(path + ": cannot open " + what + ": " + file_kind(status.type()) +
-                        ", not a regular file");
-  const uint64_t size = fs::file_size(path, ec);
-  if (ec) throw WorkloadError(path + ": cannot open " + what + ": " + ec.message());
-  if (size > max_bytes)
-    throw WorkloadError(path + ": " + what + " of " + std::to_string(size) +
-                        " bytes is over the limit of " + byte_count(max_bytes));
+  const std::string problem = input_file_problem(path, what, max_bytes);
+  if (!problem.empty()) throw WorkloadError(problem);
 }
 
 std::unique_ptr<std::istream> open_input(const std::string& path, const std::string& what,

@@ -7,6 +7,7 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "common/json_input.h"
 #include "modules/interfaces/workload.h"
 #include "stimuli/import/input_file.h"
 #include "stimuli/kernel/sass_grammar.h"
@@ -154,7 +155,7 @@ class DotReader {
 
   std::string found() const {
     if (token_.kind == Token::End) return " but the file ends (unbalanced braces?)";
-    return " but found '" + token_.text + "'";
+    return " but found " + quote_text(token_.text);
   }
 
   std::string read_id() {
@@ -228,8 +229,8 @@ class DotReader {
     }
     auto attrs = read_attributes();
     auto label = attrs.find("label");
-    if (label == attrs.end()) fail(line, "node \"" + from + "\" has no label");
-    if (nodes_.count(from) != 0) fail(line, "node \"" + from + "\" defined twice");
+    if (label == attrs.end()) fail(line, "node " + quote_text(from) + " has no label");
+    if (nodes_.count(from) != 0) fail(line, "node " + quote_text(from) + " defined twice");
     add_node(from, function, line, label->second.first, label->second.second);
   }
 
@@ -315,11 +316,12 @@ class DotReader {
       const std::string& port = field.port;
       const bool exitpost = port.rfind("exitpost", 0) == 0;
       if (!port.empty() && port != "entry" && !exitpost && !is_exit_port(port))
-        fail(label_line, "node \"" + name + "\": unknown port <" + port + ">");
+        fail(label_line, "node " + quote_text(name) + ": unknown port <" + excerpt(port) + ">");
       if (exitpost || !open) open_block();
       const uint32_t block = node.blocks.back();
       if (!port.empty() && !node.ports.emplace(port, block).second)
-        fail(label_line, "node \"" + name + "\": port <" + port + "> appears twice");
+        fail(label_line,
+             "node " + quote_text(name) + ": port <" + excerpt(port) + "> appears twice");
       for (const std::string& raw_line : field.lines)
         add_instruction(function, block, raw_line, label_line, name);
       if (is_exit_port(port)) open = false;
@@ -344,7 +346,7 @@ class DotReader {
     if (text.rfind("/*", 0) == 0) {  // a "/*0008*/" address comment
       const size_t close = text.find("*/");
       if (close == std::string_view::npos)
-        fail(line, "unclosed '/*' in node \"" + node_name + "\"");
+        fail(line, "unclosed '/*' in node " + quote_text(node_name));
       text.remove_prefix(close + 2);
       const auto next = text.find_first_not_of(" \t");
       if (next == std::string_view::npos) return;
@@ -355,23 +357,23 @@ class DotReader {
     if (text.front() == '.' || text.back() == ':') return;  // directive or label
     uint64_t& count = instructions_[function];
     if (count >= input_limits::kMaxStaticInstructions)
-      fail(line, "node \"" + node_name + "\": more than " +
+      fail(line, "node " + quote_text(node_name) + ": more than " +
                      std::to_string(input_limits::kMaxStaticInstructions) +
                      " instructions in one function (the input limit)");
     try {
       kernel.blocks[block].insts.push_back(parse_sass(text, kInstructionBytes * count));
       ++count;
     } catch (const SassSyntaxError& e) {
-      fail(line, "node \"" + node_name + "\": " + std::string(text) + ": column " +
+      fail(line, "node " + quote_text(node_name) + ": " + excerpt(text) + ": column " +
                      std::to_string(e.column() + 1) + " of the instruction: " + e.what());
     } catch (const std::invalid_argument& e) {
-      fail(line, "node \"" + node_name + "\": " + std::string(text) + ": " + e.what());
+      fail(line, "node " + quote_text(node_name) + ": " + excerpt(text) + ": " + e.what());
     }
   }
 
   const Node& find_node(const std::string& name, int line) const {
     auto it = nodes_.find(name);
-    if (it == nodes_.end()) fail(line, "edge names unknown node \"" + name + "\"");
+    if (it == nodes_.end()) fail(line, "edge names unknown node " + quote_text(name));
     return it->second;
   }
 
@@ -387,7 +389,8 @@ class DotReader {
       if (!edge.from_port.empty()) {
         auto port = from.ports.find(edge.from_port);
         if (port == from.ports.end())
-          fail(edge.line, "node \"" + edge.from + "\" has no port <" + edge.from_port + ">");
+          fail(edge.line,
+               "node " + quote_text(edge.from) + " has no port <" + excerpt(edge.from_port) + ">");
         source = port->second;
       }
       functions_[from.function].add_edge(source, to.blocks.front());

@@ -330,6 +330,13 @@ TEST_CASE("cli: compile rejects other files and unknown functions", "[cli][compi
   const Outcome zero = run_warpreg("compile '" + dot + "' -n 0");
   CHECK(zero.status == 2);
   CHECK(contains(zero.err, "--regs-per-interval"));
+  // Negative numbers are shown as given, not wrapped to 2^32 - N.
+  const Outcome negative = run_warpreg("compile '" + dot + "' -n -5");
+  CHECK(negative.status == 2);
+  CHECK(contains(negative.err, "--regs-per-interval must be 1..255, got -5"));
+  const Outcome threads = run_warpreg("compile '" + dot + "' --threads-per-cta -1");
+  CHECK(threads.status == 2);
+  CHECK(contains(threads.err, "--threads-per-cta must be 1..1024, got -1"));
   const Outcome none = run_warpreg("compile");
   CHECK(none.status == 2);
 }

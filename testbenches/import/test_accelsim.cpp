@@ -24,7 +24,7 @@ std::string data_path(const std::string& name) {
   return std::string(WARPREG_TESTDATA_DIR) + "/accelsim/" + name;
 }
 
-bool same_values(const WarpStream& a, const WarpStream& b) {
+bool same_values(const WarpTrace& a, const WarpTrace& b) {
   if (a.values.size() != b.values.size()) return false;
   for (size_t i = 0; i < a.values.size(); ++i)
     if (a.values[i].lane != b.values[i].lane) return false;
@@ -51,12 +51,12 @@ TEST_CASE("accelsim: the real sample imports with its shape and the nregs warnin
 
   for (uint32_t cta = 0; cta < shape.ctas; ++cta) {
     for (uint32_t warp = 0; warp < shape.warps_per_cta(); ++warp) {
-      const WarpStream& stream = workload.load_warp(0, cta, warp);
+      const WarpTrace stream = record(workload.load_warp(0, cta, warp));
       REQUIRE(stream.insts.size() == 33);
       CHECK(stream.insts.back().cls == InstClass::Exit);
     }
   }
-  const WarpStream& first = workload.load_warp(0, 0, 0);
+  const WarpTrace first = record(workload.load_warp(0, 0, 0));
   CHECK(first.insts[5].cls == InstClass::Branch);  // BRA, mask 0
   CHECK(first.insts[5].active == 0);
   CHECK(first.insts[10].cls == InstClass::Load);  // LDG.E.128.SYS R12 <- R2
@@ -79,7 +79,7 @@ TEST_CASE("accelsim: every line form of a small trace", "[import][accelsim]") {
   CHECK(workload.warnings().empty());
   CHECK(workload.total_instructions() == 19);
 
-  const WarpStream& w00 = workload.load_warp(0, 0, 0);
+  const WarpTrace w00 = record(workload.load_warp(0, 0, 0));
   const std::vector<InstClass> classes00 = {InstClass::Alu,   InstClass::Alu, InstClass::Alu,
                                             InstClass::Load,  InstClass::Sfu, InstClass::Branch,
                                             InstClass::Store, InstClass::Exit};
@@ -95,7 +95,7 @@ TEST_CASE("accelsim: every line form of a small trace", "[import][accelsim]") {
   // One value per destination, and two (address low and high words) per LDG and STS.
   CHECK(w00.values.size() == 5 + 2 + 2);
 
-  const WarpStream& w01 = workload.load_warp(0, 0, 1);
+  const WarpTrace w01 = record(workload.load_warp(0, 0, 1));
   REQUIRE(w01.insts.size() == 6);
   CHECK(w01.insts[1].cls == InstClass::Load);  // ATOMG with a destination
   CHECK(w01.insts[2].cls == InstClass::Store);
@@ -105,12 +105,12 @@ TEST_CASE("accelsim: every line form of a small trace", "[import][accelsim]") {
   CHECK(w01.insts[4].src[1] == kZeroRegister);
 
   // Block 1,0,0 lists warp 1 before warp 0.
-  const WarpStream& w11 = workload.load_warp(0, 1, 1);
+  const WarpTrace w11 = record(workload.load_warp(0, 1, 1));
   REQUIRE(w11.insts.size() == 2);
   CHECK(w11.insts[0].num_dst == 2);
   CHECK(w11.insts[0].dst[1] == 3);
   CHECK(w11.insts[0].value_index == 0);
-  const WarpStream& w10 = workload.load_warp(0, 1, 0);
+  const WarpTrace w10 = record(workload.load_warp(0, 1, 0));
   REQUIRE(w10.insts.size() == 3);
   CHECK(w10.insts[1].cls == InstClass::Store);  // RED without a destination
 
@@ -176,10 +176,10 @@ TEST_CASE("accelsim: destination values are deterministic per seed", "[import][a
   bool any_lane_varying = false;
   for (uint32_t cta = 0; cta < a.shape().ctas; ++cta) {
     for (uint32_t warp = 0; warp < a.shape().warps_per_cta(); ++warp) {
-      const WarpStream& stream = a.load_warp(0, cta, warp);
-      CHECK(same_values(stream, b.load_warp(0, cta, warp)));
-      any_seed_difference |= !same_values(stream, other_seed.load_warp(0, cta, warp));
-      any_warp_difference |= !same_values(stream, a.load_warp(0, 0, 0));
+      const WarpTrace stream = record(a.load_warp(0, cta, warp));
+      CHECK(same_values(stream, record(b.load_warp(0, cta, warp))));
+      any_seed_difference |= !same_values(stream, record(other_seed.load_warp(0, cta, warp)));
+      any_warp_difference |= !same_values(stream, record(a.load_warp(0, 0, 0)));
       for (const WarpRegister& value : stream.values) {
         bool uniform = true;
         for (unsigned lane = 1; lane < kWarpSize; ++lane)
@@ -259,7 +259,7 @@ TEST_CASE("accelsim: lineinfo numbers and a short nregs are handled", "[import][
   CHECK(workload.shape().shared_mem_per_cta == 0);
   REQUIRE(workload.warnings().size() == 1);
   CHECK_THAT(workload.warnings()[0], StartsWith("inline.traceg:4: -nregs = 2"));
-  CHECK(workload.load_warp(0, 0, 0).insts[0].dst[0] == 4);
+  CHECK(record(workload.load_warp(0, 0, 0)).insts[0].dst[0] == 4);
   CHECK(workload.describe() == "accelsim trace inline.traceg seed 3");
 }
 

@@ -135,7 +135,7 @@ TEST_CASE("inputs: an Accel-Sim PC of 2^64-1 is a PC like any other",
   const BasicBlock& entry = k.blocks[k.entry];
   CHECK(entry.insts.front().pc == 0xffffffffffffffffull);
   CHECK(entry.insts.front().opcode == "MOV");
-  CHECK(trace.load_warp(0, 0, 0).insts.front().pc == 0xffffffffffffffffull);
+  CHECK(record(trace.load_warp(0, 0, 0)).insts.front().pc == 0xffffffffffffffffull);
 }
 
 TEST_CASE("inputs: the older tracer layout with four leading columns",
@@ -150,7 +150,7 @@ TEST_CASE("inputs: the older tracer layout with four leading columns",
   std::istringstream in(old_header + block(0) + block(1));
   AccelSimTraceWorkload trace(in, "old.traceg", 1);
   CHECK(trace.total_instructions() == 4);
-  CHECK(trace.load_warp(0, 1, 0).insts[0].dst[0] == 1);
+  CHECK(record(trace.load_warp(0, 1, 0)).insts[0].dst[0] == 1);
 
   // Without a version key the first instruction line tells the layout.
   std::string detected = old_header + block(0) + block(1);
@@ -181,8 +181,8 @@ TEST_CASE("inputs: a gzip-compressed trace reads as the plain one", "[import][in
   AccelSimTraceWorkload b(packed, 9);
   CHECK(a.total_instructions() == b.total_instructions());
   CHECK(a.shape().ctas == b.shape().ctas);
-  const WarpStream& sa = a.load_warp(0, 1, 1);
-  const WarpStream& sb = b.load_warp(0, 1, 1);
+  const WarpTrace sa = record(a.load_warp(0, 1, 1));
+  const WarpTrace sb = record(b.load_warp(0, 1, 1));
   REQUIRE(sa.insts.size() == sb.insts.size());
   for (size_t i = 0; i < sa.insts.size(); ++i) CHECK(sa.insts[i].pc == sb.insts[i].pc);
   CHECK_THAT(open_workload(packed, Params::load("baseline", {}))->describe(),

@@ -134,7 +134,9 @@ class LyingWorkload : public Workload {
     stream_.insts.push_back(exit);
   }
   const KernelShape& shape() const override { return shape_; }
-  const WarpStream& load_warp(uint32_t, uint32_t, uint32_t) override { return stream_; }
+  WarpStream& load_warp(uint32_t slot, uint32_t, uint32_t) override {
+    return slots_.play(slot, stream_);
+  }
   std::string describe() const override { return "lying kernel"; }
   const Kernel* static_code() const override { return &kernel_; }
   MetadataSource& metadata() override { return metadata_; }
@@ -159,7 +161,8 @@ class LyingWorkload : public Workload {
   Kernel kernel_;
   KernelMetadataSource metadata_{&kernel_};
   KernelShape shape_;
-  WarpStream stream_;
+  WarpTrace stream_;
+  StoredStreamSlots slots_;
 };
 
 }  // namespace

@@ -40,11 +40,18 @@ class RecordingPort : public RequestPort {
 
 class OneWarpWorkload : public Workload {
  public:
-  OneWarpWorkload() { shape_.ctas = 1; }
+  OneWarpWorkload() {
+    shape_.ctas = 1;
+    WarpInst exit;
+    exit.cls = InstClass::Exit;
+    trace.insts = {exit};
+    stream.play(trace);
+  }
   const KernelShape& shape() const override { return shape_; }
-  const WarpStream& load_warp(uint32_t, uint32_t, uint32_t) override { return stream; }
+  WarpStream& load_warp(uint32_t, uint32_t, uint32_t) override { return stream; }
   std::string describe() const override { return "one warp"; }
-  WarpStream stream;
+  WarpTrace trace;  ///< values a traced instruction's addresses come from
+  StoredWarpStream stream;
 
  private:
   KernelShape shape_;
@@ -127,14 +134,19 @@ TEST_CASE("LSU: traced lane addresses are used as given", "[lsu][accelsim]") {
   load.mem = MemOperand::make(MemorySpace::Global, 4, false, true);
   load.num_dst = 0;
   load.value_index = 0;
-  workload.stream.values.resize(2);
+  workload.trace.values.resize(2);
   // Lanes 0-15 read one 64-byte half of a line, lanes 16-31 a word 1 MiB away each.
   for (uint32_t lane = 0; lane < kWarpSize; ++lane) {
     const uint64_t a = lane < 16 ? 0x1234500000ull + 4 * lane : 0x1234500000ull + (lane << 20);
-    workload.stream.values[0].lane[lane] = static_cast<uint32_t>(a);
-    workload.stream.values[1].lane[lane] = static_cast<uint32_t>(a >> 32);
+    workload.trace.values[0].lane[lane] = static_cast<uint32_t>(a);
+    workload.trace.values[1].lane[lane] = static_cast<uint32_t>(a >> 32);
   }
-  unit.access(access_of(load, workload.stream), 0);
+  WarpInst exit;
+  exit.cls = InstClass::Exit;
+  workload.trace.insts = {load, exit};
+  workload.stream.play(workload.trace);
+  const WarpInst& played = workload.stream.at(0);
+  unit.access(access_of(played, workload.stream), 0);
   REQUIRE(port.sent.size() == 17);
   CHECK(port.sent[0].address == 0x1234500000ull);
   CHECK(port.sent[0].bytes == 64);
@@ -146,11 +158,11 @@ TEST_CASE("LSU: traced lane addresses are used as given", "[lsu][accelsim]") {
 TEST_CASE("accelsim: memory operands keep their lanes' addresses in all three modes",
           "[import][accelsim][lsu]") {
   AccelSimTraceWorkload workload(std::string(WARPREG_TESTDATA_DIR) + "/accelsim/tiny.traceg", 1);
-  auto lane_address = [](const WarpStream& s, const WarpInst& i, uint32_t lane) {
+  auto lane_address = [](const WarpTrace& s, const WarpInst& i, uint32_t lane) {
     return (uint64_t(s.values[i.value_index + i.num_dst + 1].lane[lane]) << 32) |
            s.values[i.value_index + i.num_dst].lane[lane];
   };
-  const WarpStream& w0 = workload.load_warp(0, 0, 0);
+  const WarpTrace w0 = record(workload.load_warp(0, 0, 0));
   const WarpInst& ldg = w0.insts[3];  // mode 0: one address per active lane
   REQUIRE(ldg.mem.traced());
   CHECK(ldg.mem.space() == MemorySpace::Global);
@@ -160,7 +172,7 @@ TEST_CASE("accelsim: memory operands keep their lanes' addresses in all three mo
     CHECK(lane_address(w0, ldg, lane) == 0x7f0000001000ull + 4 * lane);
   CHECK(w0.insts[6].mem.space() == MemorySpace::Shared);  // STS, no active lane
 
-  const WarpStream& w1 = workload.load_warp(1, 0, 1);
+  const WarpTrace w1 = record(workload.load_warp(1, 0, 1));
   const WarpInst& atom = w1.insts[1];  // mode 2: base and deltas
   CHECK(atom.mem.atomic());
   for (uint32_t lane = 0; lane < 4; ++lane)

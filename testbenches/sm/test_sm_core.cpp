@@ -52,21 +52,22 @@ WarpInst inst(uint64_t pc, InstClass cls, std::vector<uint16_t> dst, std::vector
 /// Every warp of every CTA runs the same stream.
 class FixedWorkload : public Workload {
  public:
-  FixedWorkload(KernelShape shape, std::vector<WarpStream> per_warp)
+  FixedWorkload(KernelShape shape, std::vector<WarpTrace> per_warp)
       : shape_(std::move(shape)), streams_(std::move(per_warp)) {}
   const KernelShape& shape() const override { return shape_; }
-  const WarpStream& load_warp(uint32_t, uint32_t, uint32_t warp) override {
-    return streams_[warp % streams_.size()];
+  WarpStream& load_warp(uint32_t slot, uint32_t, uint32_t warp) override {
+    return slots_.play(slot, streams_[warp % streams_.size()]);
   }
   std::string describe() const override { return "fixed"; }
 
  private:
   KernelShape shape_;
-  std::vector<WarpStream> streams_;
+  std::vector<WarpTrace> streams_;
+  StoredStreamSlots slots_;
 };
 
-WarpStream chain() {
-  WarpStream s;
+WarpTrace chain() {
+  WarpTrace s;
   s.insts.push_back(inst(0x00, InstClass::Alu, {1}, {}));
   s.insts.push_back(inst(0x08, InstClass::Alu, {2}, {1}));
   s.insts.push_back(inst(0x10, InstClass::Exit, {}, {}));
@@ -180,12 +181,12 @@ TEST_CASE("the watchdog reports every warp when nothing retires", "[sm][core][wa
 }
 
 TEST_CASE("a barrier holds warps until every live warp of the CTA arrives", "[sm][core]") {
-  WarpStream early;  // barrier first, then a write
+  WarpTrace early;  // barrier first, then a write
   early.insts.push_back(inst(0x00, InstClass::Barrier, {}, {}));
   early.insts.push_back(inst(0x08, InstClass::Alu, {1}, {}));
   early.insts.push_back(inst(0x10, InstClass::Exit, {}, {}));
   early.values.resize(1);
-  WarpStream late = chain();  // two dependent ALU ops, then the barrier
+  WarpTrace late = chain();  // two dependent ALU ops, then the barrier
   late.insts.insert(late.insts.begin() + 2, inst(0x10, InstClass::Barrier, {}, {}));
   late.insts.back().pc = 0x18;
   KernelShape k = one_warp();
@@ -282,14 +283,15 @@ TEST_CASE("an issue hook can resolve a stall instead of a deadlock", "[sm][core]
   CHECK(hook.resolves == 1);
 }
 
-TEST_CASE("two-level scheduling: warps at a barrier leave the ready queue", "[sm][core][scheduler]") {
+TEST_CASE("two-level scheduling: warps at a barrier leave the ready queue",
+          "[sm][core][scheduler]") {
   // Ready queue of two, four warps. Warps 0-2 go straight to the barrier; warp 3 first
   // loads, which moves it out of the ready queue. The queue then refills with warps
   // 0 and 1, which wait at the barrier: they must leave it again so warp 3 gets back in.
-  WarpStream at_barrier;
+  WarpTrace at_barrier;
   at_barrier.insts.push_back(inst(0x00, InstClass::Barrier, {}, {}));
   at_barrier.insts.push_back(inst(0x08, InstClass::Exit, {}, {}));
-  WarpStream loads_first;
+  WarpTrace loads_first;
   loads_first.insts.push_back(inst(0x00, InstClass::Load, {1}, {}));
   loads_first.insts.push_back(inst(0x08, InstClass::Alu, {2}, {1}));
   loads_first.insts.push_back(inst(0x10, InstClass::Barrier, {}, {}));

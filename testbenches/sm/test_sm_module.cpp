@@ -49,8 +49,8 @@ struct StubRegisterFile : sc_core::sc_module {
   }
 };
 
-WarpStream two_dependent_adds() {
-  WarpStream s;
+WarpTrace two_dependent_adds() {
+  WarpTrace s;
   WarpInst a;
   a.pc = 0;
   a.num_dst = 1;
@@ -73,14 +73,15 @@ WarpStream two_dependent_adds() {
 
 struct OneWarp : Workload {
   KernelShape k;
-  WarpStream s = two_dependent_adds();
+  WarpTrace s = two_dependent_adds();
+  StoredStreamSlots slots;
   OneWarp() {
     k.name = "one";
     k.threads_per_cta = 32;
     k.regs_per_thread = 4;
   }
   const KernelShape& shape() const override { return k; }
-  const WarpStream& load_warp(uint32_t, uint32_t, uint32_t) override { return s; }
+  WarpStream& load_warp(uint32_t slot, uint32_t, uint32_t) override { return slots.play(slot, s); }
   std::string describe() const override { return "one warp"; }
 };
 

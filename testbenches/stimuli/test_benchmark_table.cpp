@@ -101,11 +101,11 @@ TEST_CASE("benchmarks: a malformed table names the row and key",
     return error_of([&] { read_benchmark_table(path); });
   };
   CHECK(table_error(R"({"rows": [{"id": "a", "paper": "p", "row": "r", "profile": "a",
-                     "colour": 1}]})") == path + ": rows[0].colour: unknown key");
+                     "colour": 1}]})") == path + ":1: rows[0].colour: unknown key");
   CHECK(table_error(R"({"rows": [{"id": "a", "paper": "p", "row": "r", "profile": "a",
                      "ctas": 4}]})") ==
-        path + ": rows[0].sources.ctas: every number needs its source");
+        path + ":1: rows[0].sources.ctas: every number needs its source");
   CHECK(table_error(R"({"rows": [{"paper": "p", "row": "r", "profile": "a"}]})") ==
-        path + ": rows[0].id: missing");
-  CHECK_THAT(table_error("{"), Contains("bad JSON"));
+        path + ":1: rows[0].id: missing");
+  CHECK_THAT(table_error("{"), Contains("malformed JSON"));
 }

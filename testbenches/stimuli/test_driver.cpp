@@ -64,7 +64,7 @@ SyntheticConfig small_config() {
   return config;
 }
 
-bool same_stream(const WarpStream& a, const WarpStream& b) {
+bool same_stream(const WarpTrace& a, const WarpTrace& b) {
   if (a.insts.size() != b.insts.size() || a.values != b.values) return false;
   for (size_t i = 0; i < a.insts.size(); ++i) {
     const WarpInst& x = a.insts[i];
@@ -91,7 +91,7 @@ TEST_CASE("trace: tiny.trace yields every field and value form", "[driver][trace
   CHECK(workload.total_instructions() == 17);
   CHECK_THAT(workload.describe(), Contains("tiny.trace"));
 
-  const WarpStream& w00 = workload.load_warp(0, 0, 0);
+  const WarpTrace w00 = record(workload.load_warp(0, 0, 0));
   REQUIRE(w00.insts.size() == 10);
   REQUIRE(w00.values.size() == 6);
 
@@ -150,19 +150,19 @@ TEST_CASE("trace: tiny.trace yields every field and value form", "[driver][trace
   CHECK(w00.insts[9].pc == 0x90);
 
   // Warps are stored by (cta, warp), whatever their order in the file.
-  const WarpStream& w10 = workload.load_warp(5, 1, 0);
+  const WarpTrace w10 = record(workload.load_warp(5, 1, 0));
   REQUIRE(w10.insts.size() == 2);
   CHECK(w10.insts[0].pc == 0x40);  // a PC without the 0x prefix
   CHECK(w10.insts[0].cls == InstClass::Barrier);
 
-  const WarpStream& w01 = workload.load_warp(1, 0, 1);
+  const WarpTrace w01 = record(workload.load_warp(1, 0, 1));
   REQUIRE(w01.insts.size() == 3);
   CHECK(w01.insts[0].dst[0] == 7);
   CHECK(w01.insts[0].src[0] == kZeroRegister);  // R255 is RZ
 
   for (uint32_t cta = 0; cta < 2; ++cta)
     for (uint32_t warp = 0; warp < 2; ++warp)
-      CHECK(workload.load_warp(0, cta, warp).insts.back().cls == InstClass::Exit);
+      CHECK(record(workload.load_warp(0, cta, warp)).insts.back().cls == InstClass::Exit);
   CHECK_THROWS_AS(workload.load_warp(0, 2, 0), WorkloadError);
   CHECK_THROWS_AS(workload.load_warp(0, 0, 2), WorkloadError);
 }
@@ -222,7 +222,7 @@ TEST_CASE("trace: comments, blank lines, tabs and CRLF are layout only", "[drive
       "\t0x10\tffffffff\talu\td=R1\ts=R2\tv=const:5  # why\r\n"
       "0x20 ffffffff exit\r\n");
   TraceWorkload workload(in, "crlf.trace");
-  const WarpStream& stream = workload.load_warp(0, 0, 0);
+  const WarpTrace stream = record(workload.load_warp(0, 0, 0));
   REQUIRE(stream.insts.size() == 2);
   CHECK(stream.insts[0].pc == 0x10);
   CHECK(stream.insts[0].dst[0] == 1);
@@ -235,7 +235,7 @@ TEST_CASE("trace: RZ may be written and is kept as register 255", "[driver][trac
                         "0x0 ffffffff alu d=RZ,R1 s=RZ v=const:0 v=const:1\n"
                         "0x8 ffffffff exit\n");
   TraceWorkload workload(in, "rz.trace");
-  const WarpStream& stream = workload.load_warp(0, 0, 0);
+  const WarpTrace stream = record(workload.load_warp(0, 0, 0));
   REQUIRE(stream.insts[0].num_dst == 2);
   CHECK(stream.insts[0].dst[0] == kZeroRegister);
   CHECK(stream.values[stream.insts[0].value_index + 1] == constant(1));
@@ -295,7 +295,8 @@ TEST_CASE("trace: a written workload reads back identically", "[driver][trace]")
   for (uint32_t cta = 0; cta < 3; ++cta)
     for (uint32_t warp = 0; warp < 4; ++warp) {
       INFO("warp " << cta << " " << warp);
-      CHECK(same_stream(synthetic.load_warp(0, cta, warp), replayed.load_warp(0, cta, warp)));
+      CHECK(same_stream(record(synthetic.load_warp(0, cta, warp)),
+                        record(replayed.load_warp(0, cta, warp))));
     }
 
   TraceWorkload tiny(data_path("tiny.trace"));
@@ -309,7 +310,8 @@ TEST_CASE("trace: a written workload reads back identically", "[driver][trace]")
   TraceWorkload tiny_again(tiny_text, "tiny_again.trace");
   for (uint32_t cta = 0; cta < 2; ++cta)
     for (uint32_t warp = 0; warp < 2; ++warp)
-      CHECK(same_stream(tiny.load_warp(0, cta, warp), tiny_again.load_warp(0, cta, warp)));
+      CHECK(same_stream(record(tiny.load_warp(0, cta, warp)),
+                        record(tiny_again.load_warp(0, cta, warp))));
 }
 
 TEST_CASE("synthetic: the declared parameters are the generator's defaults",
@@ -384,16 +386,16 @@ TEST_CASE("synthetic: streams are a function of (seed, cta, warp)", "[driver][sy
   SyntheticWorkload a(small_config());
   SyntheticWorkload b(small_config());
   // Different slots and load orders: the same warp still gets the same stream.
-  const WarpStream first = a.load_warp(0, 1, 2);
+  const WarpTrace first = record(a.load_warp(0, 1, 2));
   a.load_warp(0, 3, 0);
   b.load_warp(7, 0, 0);
-  CHECK(same_stream(first, b.load_warp(3, 1, 2)));
-  CHECK(same_stream(a.load_warp(2, 3, 0), b.load_warp(0, 3, 0)));
+  CHECK(same_stream(first, record(b.load_warp(3, 1, 2))));
+  CHECK(same_stream(record(a.load_warp(2, 3, 0)), record(b.load_warp(0, 3, 0))));
 
   // Other warps get other masks and values over the same static code.
-  const WarpStream& other = a.load_warp(1, 1, 3);
+  const WarpTrace other = record(a.load_warp(1, 1, 3));
   CHECK(first.values != other.values);
-  CHECK(first.values != a.load_warp(2, 0, 2).values);  // same warp index, other CTA
+  CHECK(first.values != record(a.load_warp(2, 0, 2)).values);  // same warp index, other CTA
   for (size_t i = 0; i < first.insts.size(); ++i) {
     CHECK(first.insts[i].pc == other.insts[i].pc);
     CHECK(first.insts[i].cls == other.insts[i].cls);
@@ -402,7 +404,7 @@ TEST_CASE("synthetic: streams are a function of (seed, cta, warp)", "[driver][sy
   SyntheticConfig reseeded = small_config();
   reseeded.seed = 2;
   SyntheticWorkload c(reseeded);
-  const WarpStream& changed = c.load_warp(0, 1, 2);
+  const WarpTrace changed = record(c.load_warp(0, 1, 2));
   CHECK_FALSE(same_stream(first, changed));
   size_t same_class = 0;
   for (size_t i = 0; i < first.insts.size(); ++i)
@@ -412,10 +414,12 @@ TEST_CASE("synthetic: streams are a function of (seed, cta, warp)", "[driver][sy
 
 TEST_CASE("synthetic: a reloaded slot keeps other slots' streams", "[driver][synthetic]") {
   SyntheticWorkload workload(small_config());
-  const WarpStream& slot0 = workload.load_warp(0, 0, 0);
-  const WarpStream copy = slot0;
-  for (uint32_t slot = 1; slot < 40; ++slot) workload.load_warp(slot, 1, slot % 4);
-  CHECK(same_stream(slot0, copy));
+  SyntheticWorkload reference(small_config());
+  const WarpTrace expected = record(reference.load_warp(0, 0, 0));
+  WarpStream& slot0 = workload.load_warp(0, 0, 0);
+  CHECK(slot0.at(0).pc == expected.insts[0].pc);  // generated in part, then left waiting
+  for (uint32_t slot = 1; slot < 40; ++slot) record(workload.load_warp(slot, 1, slot % 4));
+  CHECK(same_stream(record(slot0), expected));
 }
 
 TEST_CASE("synthetic: stream shape", "[driver][synthetic]") {
@@ -424,7 +428,7 @@ TEST_CASE("synthetic: stream shape", "[driver][synthetic]") {
   SyntheticWorkload workload(config);
   for (uint32_t cta = 0; cta < config.ctas; ++cta) {
     for (uint32_t warp = 0; warp < workload.shape().warps_per_cta(); ++warp) {
-      const WarpStream& stream = workload.load_warp(warp, cta, warp);
+      const WarpTrace stream = record(workload.load_warp(warp, cta, warp));
       REQUIRE(stream.insts.size() == config.insts_per_warp);
       CHECK(stream.insts.back().cls == InstClass::Exit);
       CHECK(stream.insts.back().active == kFullMask);
@@ -463,7 +467,7 @@ TEST_CASE("synthetic: the instruction mix and divergence follow the fractions",
   config.frac_branch = 0.15;
   config.divergence = 0.25;
   SyntheticWorkload workload(config);
-  const WarpStream& stream = workload.load_warp(0, 2, 1);
+  const WarpTrace stream = record(workload.load_warp(0, 2, 1));
   std::array<double, kInstClassCount> share{};
   double divergent = 0;
   for (const WarpInst& inst : stream.insts) {
@@ -484,12 +488,12 @@ TEST_CASE("synthetic: no and full divergence", "[driver][synthetic]") {
   config.barrier_every = 50;
   config.divergence = 0;
   SyntheticWorkload converged(config);
-  const WarpStream& c = converged.load_warp(0, 0, 0);
+  const WarpTrace c = record(converged.load_warp(0, 0, 0));
   CHECK(std::all_of(c.insts.begin(), c.insts.end(),
                     [](const WarpInst& inst) { return inst.active == kFullMask; }));
   config.divergence = 1;
   SyntheticWorkload diverged(config);
-  const WarpStream& d = diverged.load_warp(0, 0, 0);
+  const WarpTrace d = record(diverged.load_warp(0, 0, 0));
   for (const WarpInst& inst : d.insts) {
     bool reconverged = inst.cls == InstClass::Barrier || inst.cls == InstClass::Exit;
     CHECK((inst.active == kFullMask) == reconverged);
@@ -506,7 +510,7 @@ TEST_CASE("synthetic: barriers sit at the same index in every warp of a CTA",
   for (size_t i = 36; i + 1 < config.insts_per_warp; i += 37) expected.push_back(i);
   for (uint32_t cta = 0; cta < config.ctas; ++cta) {
     for (uint32_t warp = 0; warp < workload.shape().warps_per_cta(); ++warp) {
-      const WarpStream& stream = workload.load_warp(0, cta, warp);
+      const WarpTrace stream = record(workload.load_warp(0, cta, warp));
       std::vector<size_t> barriers;
       for (size_t i = 0; i < stream.insts.size(); ++i) {
         if (stream.insts[i].cls != InstClass::Barrier) continue;
@@ -524,7 +528,7 @@ TEST_CASE("synthetic: sources read registers the warp wrote", "[driver][syntheti
     config.insts_per_warp = 20000;
     config.dep_distance = dep_distance;
     SyntheticWorkload workload(config);
-    const WarpStream& stream = workload.load_warp(0, 0, 0);
+    const WarpTrace stream = record(workload.load_warp(0, 0, 0));
     std::vector<int64_t> last_write(kMaxArchRegisters + 1, -1);
     double distance_sum = 0;
     double reads = 0;
@@ -560,7 +564,7 @@ TEST_CASE("synthetic: value models", "[driver][synthetic]") {
     config.divergence = 0;
     config.value_model = model;
     SyntheticWorkload workload(config);
-    const WarpStream& stream = workload.load_warp(0, 0, 0);
+    const WarpTrace stream = record(workload.load_warp(0, 0, 0));
     size_t same = 0;
     for (const WarpRegister& value : stream.values)
       same += std::all_of(value.lane.begin(), value.lane.end(),
@@ -574,7 +578,7 @@ TEST_CASE("synthetic: value models", "[driver][synthetic]") {
   SyntheticConfig config = small_config();
   config.value_model = ValueModel::Similar;
   SyntheticWorkload workload(config);
-  const WarpStream& stream = workload.load_warp(0, 0, 0);
+  const WarpTrace stream = record(workload.load_warp(0, 0, 0));
   // Seed 001: about 79 % of writes have successive lanes within 32K of each other.
   size_t within_32k = 0;
   for (const WarpRegister& value : stream.values) {
@@ -675,7 +679,7 @@ TEST_CASE("synthetic: generation speed", "[.][bench]") {
   const auto start = std::chrono::steady_clock::now();
   for (uint32_t cta = 0; cta < workload.shape().ctas; ++cta)
     for (uint32_t warp = 0; warp < warps; ++warp)
-      instructions += workload.load_warp(cta % 6 * warps + warp, cta, warp).insts.size();
+      instructions += record(workload.load_warp(cta % 6 * warps + warp, cta, warp)).insts.size();
   const double seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   const double ns_per_instruction = seconds * 1e9 / static_cast<double>(instructions);

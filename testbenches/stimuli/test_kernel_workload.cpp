@@ -23,14 +23,14 @@ KernelRunConfig one_warp(uint32_t regs = 16) {
   return config;
 }
 
-std::vector<uint64_t> pcs(const WarpStream& stream) {
+std::vector<uint64_t> pcs(const WarpTrace& stream) {
   std::vector<uint64_t> out;
   for (const WarpInst& inst : stream.insts) out.push_back(inst.pc);
   return out;
 }
 
 /// The active mask of the (only) dynamic instance of `pc`.
-LaneMask mask_at(const WarpStream& stream, uint64_t pc) {
+LaneMask mask_at(const WarpTrace& stream, uint64_t pc) {
   for (const WarpInst& inst : stream.insts)
     if (inst.pc == pc) return inst.active;
   FAIL("pc " << pc << " not executed");
@@ -44,7 +44,7 @@ unsigned lanes(LaneMask mask) {
 }
 
 /// Exactly one exit, at the end, and no empty mask.
-void check_well_formed(const WarpStream& stream) {
+void check_well_formed(const WarpTrace& stream) {
   REQUIRE(!stream.insts.empty());
   CHECK(stream.insts.back().cls == InstClass::Exit);
   for (size_t i = 0; i + 1 < stream.insts.size(); ++i)
@@ -52,7 +52,7 @@ void check_well_formed(const WarpStream& stream) {
   for (const WarpInst& inst : stream.insts) REQUIRE(inst.active != 0);
 }
 
-bool same_stream(const WarpStream& a, const WarpStream& b) {
+bool same_stream(const WarpTrace& a, const WarpTrace& b) {
   if (a.insts.size() != b.insts.size() || a.values != b.values) return false;
   for (size_t i = 0; i < a.insts.size(); ++i) {
     const WarpInst& x = a.insts[i];
@@ -84,7 +84,7 @@ TEST_CASE("kernel workload: a diamond splits at the branch and reconverges at it
   KernelRunConfig config = one_warp();
   config.divergence = 1;
   KernelWorkload workload(testing::diamond_kernel(), config, "diamond");
-  const WarpStream& s = workload.load_warp(0, 0, 0);
+  const WarpTrace s = record(workload.load_warp(0, 0, 0));
   check_well_formed(s);
   // The fall-through (then) path runs first, the taken path next, then B3 with all lanes.
   CHECK(pcs(s) == std::vector<uint64_t>{0, 8, 16, 24, 32, 40, 48, 56, 64});
@@ -105,10 +105,11 @@ TEST_CASE("kernel workload: a branch that does not split sends the warp one way"
   config.divergence = 0;
   config.taken = 1;
   KernelWorkload taken(testing::diamond_kernel(), config, "diamond");
-  CHECK(pcs(taken.load_warp(0, 0, 0)) == std::vector<uint64_t>{0, 8, 16, 24, 48, 56, 64});
+  CHECK(pcs(record(taken.load_warp(0, 0, 0))) == std::vector<uint64_t>{0, 8, 16, 24, 48, 56, 64});
   config.taken = 0;
   KernelWorkload not_taken(testing::diamond_kernel(), config, "diamond");
-  CHECK(pcs(not_taken.load_warp(0, 0, 0)) == std::vector<uint64_t>{0, 8, 16, 24, 32, 40, 56, 64});
+  CHECK(pcs(record(not_taken.load_warp(0, 0, 0))) ==
+        std::vector<uint64_t>{0, 8, 16, 24, 32, 40, 56, 64});
 }
 
 TEST_CASE("kernel workload: a loop takes its back edge trip-count times", "[kernel_workload]") {
@@ -117,7 +118,7 @@ TEST_CASE("kernel workload: a loop takes its back edge trip-count times", "[kern
   config.default_trip_count = 3;
   KernelWorkload workload(testing::loop_kernel(), config, "loop");
   CHECK(workload.loop_headers() == std::vector<uint32_t>{1});
-  const WarpStream& s = workload.load_warp(0, 0, 0);
+  const WarpTrace s = record(workload.load_warp(0, 0, 0));
   check_well_formed(s);
   std::vector<uint64_t> want = {0, 8, 16};
   for (int i = 0; i < 3; ++i) want.insert(want.end(), {24, 32, 40, 48, 56, 64});
@@ -127,7 +128,7 @@ TEST_CASE("kernel workload: a loop takes its back edge trip-count times", "[kern
 
   config.trip_counts[1] = 0;  // per-loop count overrides the default
   KernelWorkload never(testing::loop_kernel(), config, "loop");
-  CHECK(pcs(never.load_warp(0, 0, 0)) == std::vector<uint64_t>{0, 8, 16, 24, 32, 72, 80});
+  CHECK(pcs(record(never.load_warp(0, 0, 0))) == std::vector<uint64_t>{0, 8, 16, 24, 32, 72, 80});
 }
 
 TEST_CASE("kernel workload: nested divergence reconverges at each branch's ipdom",
@@ -139,7 +140,7 @@ TEST_CASE("kernel workload: nested divergence reconverges at each branch's ipdom
   KernelWorkload workload(nested_kernel(), config, "nested");
   bool saw_both_levels = false;
   for (uint32_t cta = 0; cta < 8; ++cta) {
-    const WarpStream& s = workload.load_warp(0, cta, 0);
+    const WarpTrace s = record(workload.load_warp(0, cta, 0));
     check_well_formed(s);
     const LaneMask outer = mask_at(s, 16);  // lanes that fell through at B0
     const LaneMask taken = mask_at(s, 56);
@@ -168,7 +169,7 @@ TEST_CASE("kernel workload: guards mask instructions and later readers see the s
                                         "@!P0 IADD R2, R2, 0x1", "@P0 IADD R3, R3, 0x1", "EXIT"}},
                                       {}),
                           config, "guards");
-  const WarpStream& s = workload.load_warp(0, 0, 0);
+  const WarpTrace s = record(workload.load_warp(0, 0, 0));
   check_well_formed(s);
   const LaneMask p0 = mask_at(s, 8);
   CHECK(p0 != 0);
@@ -189,7 +190,7 @@ TEST_CASE("kernel workload: a guarded EXIT retires lanes and the last exit ends 
       config, "early exit");
   bool saw_partial = false;
   for (uint32_t cta = 0; cta < 16; ++cta) {
-    const WarpStream& s = workload.load_warp(0, cta, 0);
+    const WarpTrace s = record(workload.load_warp(0, cta, 0));
     check_well_formed(s);
     const LaneMask retired = mask_at(s, 8);
     if (retired == kFullMask) {
@@ -209,18 +210,29 @@ TEST_CASE("kernel workload: the instruction cap ends a warp with an exit", "[ker
   config.default_trip_count = 1000000;
   config.max_insts_per_warp = 50;
   KernelWorkload workload(testing::loop_kernel(), config, "long loop");
-  const WarpStream& s = workload.load_warp(0, 0, 0);
+  const WarpTrace s = record(workload.load_warp(0, 0, 0));
   check_well_formed(s);
   CHECK(s.insts.size() == 50);
   CHECK(s.insts.back().pc == 80);  // the kernel's EXIT
   CHECK(workload.capped_warps() == 1);
+  // The run must not end "ok" unless the user accepted truncated streams.
+  CHECK(workload.notes().capped_warps == 1);
+  CHECK_THAT(
+      workload.notes().capped_failure,
+      Catch::Matchers::StartsWith("long loop: 1 warp(s) reached kernel.max_insts_per_warp = 50"));
+  config.allow_capped = true;
+  KernelWorkload accepted(testing::loop_kernel(), config, "long loop");
+  record(accepted.load_warp(0, 0, 0));
+  CHECK(accepted.notes().capped_warps == 1);
+  CHECK(accepted.notes().capped_failure.empty());
 }
 
 TEST_CASE("kernel workload: partial warps run only their threads", "[kernel_workload]") {
   KernelRunConfig config = one_warp();
   config.shape.threads_per_cta = 40;  // warp 1 holds 8 threads
   KernelWorkload workload(testing::loop_kernel(), config, "loop");
-  for (const WarpInst& inst : workload.load_warp(0, 0, 1).insts) CHECK(inst.active == 0xffu);
+  for (const WarpInst& inst : record(workload.load_warp(0, 0, 1)).insts)
+    CHECK(inst.active == 0xffu);
 }
 
 TEST_CASE("kernel workload: operands beyond the WarpInst format are dropped and counted",
@@ -229,7 +241,11 @@ TEST_CASE("kernel workload: operands beyond the WarpInst format are dropped and 
   KernelWorkload workload(make_kernel({{"ST.E.128 [R4], R8", "EXIT"}}, {}), one_warp(),
                           "wide store");
   CHECK(workload.dropped_operands() == 2);
-  const WarpInst& store = workload.load_warp(0, 0, 0).insts.front();
+  CHECK(workload.notes().dropped_operands == 2);
+  CHECK_THAT(workload.notes().dropped_warning,
+             Catch::Matchers::StartsWith("wide store: 2 register operand(s) beyond 4 sources") &&
+                 Catch::Matchers::Contains("first at PC 0x0"));
+  const WarpInst store = record(workload.load_warp(0, 0, 0)).insts.front();
   CHECK(store.num_src == kMaxSrc);
   CHECK(store.src[0] == 4);
 }
@@ -244,32 +260,53 @@ TEST_CASE("kernel workload: a warp's stream depends only on seed cta and warp",
   Kernel kernel = read_nvdisasm_dot(testing::shared_cfg("bfs_parboil.dot"));
   KernelWorkload a(kernel, config, "a");
   KernelWorkload b(kernel, config, "b");
-  std::vector<WarpStream> forward;
+  std::vector<WarpTrace> forward;
   for (uint32_t cta = 0; cta < 3; ++cta)
     for (uint32_t warp = 0; warp < 4; ++warp)
-      forward.push_back(a.load_warp(cta * 4 + warp, cta, warp));
+      forward.push_back(record(a.load_warp(cta * 4 + warp, cta, warp)));
   for (uint32_t cta = 3; cta-- > 0;)
     for (uint32_t warp = 4; warp-- > 0;)
-      CHECK(same_stream(b.load_warp(0, cta, warp), forward[cta * 4 + warp]));
+      CHECK(same_stream(record(b.load_warp(0, cta, warp)), forward[cta * 4 + warp]));
   config.seed = 8;
   KernelWorkload c(kernel, config, "c");
-  CHECK_FALSE(same_stream(c.load_warp(0, 0, 0), forward[0]));
+  CHECK_FALSE(same_stream(record(c.load_warp(0, 0, 0)), forward[0]));
 }
 
-TEST_CASE("kernel workload: a slot's buffer is reused without growing", "[kernel_workload]") {
+TEST_CASE("kernel workload: a slot's stream is reused and holds only what is in flight",
+          "[kernel_workload]") {
   KernelRunConfig config;
   config.shape.ctas = 4;
   config.shape.threads_per_cta = 256;
   config.shape.regs_per_thread = 31;
   KernelWorkload workload(read_nvdisasm_dot(testing::shared_cfg("bfs_parboil.dot")), config, "bfs");
-  const WarpStream* first = &workload.load_warp(0, 0, 0);
+  WarpStream* first = &workload.load_warp(0, 0, 0);
   for (uint32_t cta = 0; cta < 4; ++cta)
-    for (uint32_t warp = 0; warp < 8; ++warp) workload.load_warp(0, cta, warp);
-  const size_t insts = first->insts.capacity(), values = first->values.capacity();
-  for (uint32_t cta = 0; cta < 4; ++cta)
-    for (uint32_t warp = 0; warp < 8; ++warp) CHECK(&workload.load_warp(0, cta, warp) == first);
-  CHECK(first->insts.capacity() == insts);
-  CHECK(first->values.capacity() == values);
+    for (uint32_t warp = 0; warp < 8; ++warp) {
+      WarpStream& stream = workload.load_warp(0, cta, warp);
+      CHECK(&stream == first);
+      uint32_t most = 0;
+      visit_stream(stream,
+                   [&](const WarpInst&, uint32_t) { most = std::max(most, stream.held()); });
+      CHECK(most <= 64);  // one batch of generated instructions, not the warp
+    }
+}
+
+TEST_CASE("kernel workload: a long loop takes no more memory than a short one",
+          "[kernel_workload]") {
+  KernelRunConfig config = one_warp();
+  config.default_trip_count = 400000;  // six instructions per iteration
+  config.max_insts_per_warp = 10000000;
+  KernelWorkload workload(testing::loop_kernel(), config, "long loop");
+  WarpStream& stream = workload.load_warp(0, 0, 0);
+  uint64_t count = 0;
+  uint32_t most = 0;
+  visit_stream(stream, [&](const WarpInst&, uint32_t) {
+    ++count;
+    most = std::max(most, stream.held());
+  });
+  CHECK(count > 2000000);
+  CHECK(most <= 64);
+  CHECK(workload.capped_warps() == 0);
 }
 
 TEST_CASE("kernel workload: every function of every real CFG executes to its exit",
@@ -288,7 +325,7 @@ TEST_CASE("kernel workload: every function of every real CFG executes to its exi
       KernelWorkload workload(std::move(kernel), config, file);
       for (uint32_t cta = 0; cta < 2; ++cta)
         for (uint32_t warp = 0; warp < 3; ++warp) {
-          const WarpStream& s = workload.load_warp(0, cta, warp);
+          const WarpTrace s = record(workload.load_warp(0, cta, warp));
           check_well_formed(s);
           for (size_t i = 0; i + 1 < s.insts.size(); ++i) REQUIRE(static_pcs.count(s.insts[i].pc));
         }
@@ -308,7 +345,8 @@ TEST_CASE("kernel workload: a written trace reads back as the same streams", "[k
   TraceWorkload back(text, "round-trip");
   for (uint32_t cta = 0; cta < 2; ++cta)
     for (uint32_t warp = 0; warp < 2; ++warp)
-      CHECK(same_stream(back.load_warp(0, cta, warp), workload.load_warp(0, cta, warp)));
+      CHECK(same_stream(record(back.load_warp(0, cta, warp)),
+                        record(workload.load_warp(0, cta, warp))));
 }
 
 TEST_CASE("kernel workload: a launch without room for the kernel's registers is refused",
@@ -325,7 +363,7 @@ TEST_CASE("kernel workload: a trip spread lets lanes leave a loop at different i
   config.default_trip_count = 4;
   config.trip_spread = 1;  // each lane: 4..8 back edges
   KernelWorkload workload(testing::loop_kernel(), config, "loop");
-  const WarpStream& s = workload.load_warp(0, 0, 0);
+  const WarpTrace s = record(workload.load_warp(0, 0, 0));
   check_well_formed(s);
   std::array<unsigned, kWarpSize> bodies{};
   LaneMask previous = kFullMask;

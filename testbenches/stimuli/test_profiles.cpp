@@ -72,7 +72,7 @@ TEST_CASE("profiles: malformed input names file line and key", "[profiles]") {
       error_of(replaced(kGood, "\"loops\": [[3, 2]]", "\"loops\": [[3, 2]], \"divergence\": 0.5")),
       StartsWith("p.json:7: kernel.divergence: neither in \"paper\" nor in \"assumed\""));
   CHECK_THAT(error_of(replaced(kGood, "\"kernel.loops\"", "\"kernel.barriers\"")),
-             StartsWith("p.json:5: assumed: 'kernel.barriers' is not a field"));
+             StartsWith("p.json:5: assumed: \"kernel.barriers\" is not a field"));
   CHECK_THAT(error_of(replaced(kGood, "\"name\": \"t\",", "\"name\": \"t\", \"extra\": 1,")),
              StartsWith("p.json:2: extra: unknown key"));
   CHECK_THAT(error_of("[1, 2]"), StartsWith("p.json:1: "));
@@ -117,7 +117,7 @@ TEST_CASE("profiles: every shipped profile loads and runs", "[profiles]") {
     CHECK(!p.assumed_fields.empty());
     auto workload = make_profile_workload(p, params);
     CHECK(workload->shape().regs_per_thread == p.regs_per_thread);
-    const WarpStream& s = workload->load_warp(0, 0, 0);
+    const WarpTrace s = record(workload->load_warp(0, 0, 0));
     REQUIRE(!s.insts.empty());
     CHECK(s.insts.back().cls == InstClass::Exit);
   }

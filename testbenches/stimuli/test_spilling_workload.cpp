@@ -45,12 +45,15 @@ class SixInstructions : public Workload {
     }
   }
   const KernelShape& shape() const override { return shape_; }
-  const WarpStream& load_warp(uint32_t, uint32_t, uint32_t) override { return stream_; }
+  WarpStream& load_warp(uint32_t slot, uint32_t, uint32_t) override {
+    return slots_.play(slot, stream_);
+  }
   std::string describe() const override { return "six"; }
 
  private:
   KernelShape shape_;
-  WarpStream stream_;
+  WarpTrace stream_;
+  StoredStreamSlots slots_;
 };
 
 }  // namespace
@@ -67,7 +70,7 @@ TEST_CASE("spilling: the cheapest registers go to local memory and a fill serves
   CHECK_FALSE(spilled.spilled().test(0));
   CHECK_FALSE(spilled.spilled().test(1));
   CHECK(spilled.spilled().test(3));
-  const WarpStream& s = spilled.load_warp(0, 0, 0);
+  const WarpTrace s = record(spilled.load_warp(0, 0, 0));
   // R0 -> R0, R1 -> R1; scratch registers are R2..R5.
   std::vector<InstClass> classes;
   for (const WarpInst& i : s.insts) classes.push_back(i.cls);
@@ -111,7 +114,7 @@ TEST_CASE("spilling: a register used inside a loop costs more than one used outs
   CHECK_FALSE(spilled.spilled().test(1));
   CHECK_FALSE(spilled.spilled().test(4));
   CHECK(spilled.spilled().test(8));
-  CHECK(spilled.load_warp(0, 0, 0).insts.size() > 0);
+  CHECK(record(spilled.load_warp(0, 0, 0)).insts.size() > 0);
 }
 
 TEST_CASE("spilling: the limit keeps the reference occupancy", "[stimuli][spill]") {

@@ -35,7 +35,7 @@ TEST_CASE("sweep cli: a bad spec is rejected before anything runs", "[sweep][cli
     const char* message;
   };
   for (const Case& c : {
-           Case{R"({"presets": ["baseline", "nope"]})", "presets[1]: unknown preset 'nope'"},
+           Case{R"({"presets": ["baseline", "nope"]})", "presets[1]: unknown preset \"nope\""},
            Case{R"({"presets": ["baseline"], "set": {"rf.bankz": [2]}})",
                 "set.rf.bankz: unknown parameter"},
            Case{R"({"presets": ["baseline"], "set": {"rf.banks": []}})",
@@ -47,7 +47,7 @@ TEST_CASE("sweep cli: a bad spec is rejected before anything runs", "[sweep][cli
         s, "sweep '" + (s / "bad.json").string() + "' --out '" + (s / "out").string() + "'");
     INFO(o);
     CHECK(o.status == 2);
-    CHECK(contains(o.err, "warpreg: error: " + (s / "bad.json").string() + ": " + c.message));
+    CHECK(contains(o.err, "warpreg: error: " + (s / "bad.json").string() + ":1: " + c.message));
     CHECK_FALSE(fs::exists(s / "out"));
   }
 }

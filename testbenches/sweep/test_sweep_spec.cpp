@@ -110,13 +110,13 @@ TEST_CASE("sweep spec: each point's baseline shares its other axes", "[sweep]") 
 
 TEST_CASE("sweep spec: an unknown preset is named with its file and field", "[sweep]") {
   const std::string e = error_of(R"({"presets": ["baseline", "no-such-preset"]})");
-  CHECK(contains(e, "test.json: presets[1]: unknown preset 'no-such-preset'"));
+  CHECK(contains(e, "test.json: presets[1]: unknown preset \"no-such-preset\""));
   CHECK(contains(e, "wc-baseline"));  // the shipped names are listed
 }
 
 TEST_CASE("sweep spec: unknown keys are rejected in every section", "[sweep]") {
   CHECK(contains(error_of(R"({"presets": ["baseline"], "set": {"rf.bankz": [4]}})"),
-                 "test.json: set.rf.bankz: unknown parameter 'rf.bankz'"));
+                 "test.json: set.rf.bankz: unknown parameter \"rf.bankz\""));
   CHECK(contains(error_of(R"({"presets": ["baseline"], "fixed": {"synth.ctaz": 4}})"),
                  "test.json: fixed.synth.ctaz: unknown parameter"));
   CHECK(contains(error_of(R"({"presets": ["baseline"], "seed": [1]})"),
@@ -153,7 +153,7 @@ TEST_CASE("sweep spec: bad values and impossible points fail before anything run
   CHECK(contains(error_of(R"({"presets": ["baseline"], "workloads": ["missing.trace"]})"),
                  "test.json: point p001"));
   CHECK(contains(error_of(R"({"presets": ["baseline"], "baseline": {"preset": "wc-baseline"}})"),
-                 "test.json: baseline.preset: value wc-baseline is not on the axis"));
+                 "test.json: baseline.preset: value \"wc-baseline\" is not on the axis"));
   CHECK(contains(error_of(R"({"presets": ["baseline"], "baseline": {"rf.banks": 4}})"),
                  "test.json: baseline.rf.banks: not an axis"));
   CHECK(error_of(kTwoByTwo).empty());
@@ -318,4 +318,30 @@ TEST_CASE("sweep folder: a block inside a stage has its columns beside the stage
   CHECK(cell("blocks.ltrf.cache.total_pj") == "3.5");
   CHECK(cell("blocks.ltrf.hit_rate") == "0.5");
   CHECK(cell("blocks.ltrf.cache.reads") == "7");
+}
+
+TEST_CASE("sweep spec: axes whose product passes 2^64 are refused, not wrapped", "[sweep]") {
+  Spec spec;
+  spec.file = "big.json";
+  for (int i = 0; i < 21; ++i)
+    spec.axes.push_back({"axis.n" + std::to_string(i), std::vector<std::string>(10, "v")});
+  CHECK_THROWS_WITH(point_count(spec),
+                    Catch::Matchers::Contains("big.json: the axes make 10 axis.n0 values x") &&
+                        Catch::Matchers::Contains("more than 1000000 points"));
+  spec.axes.resize(6);
+  CHECK(point_count(spec) == 1000000);
+  spec.axes.push_back({"seed", {"1", "2"}});
+  CHECK_THROWS_AS(point_count(spec), SpecError);
+}
+
+TEST_CASE("sweep spec: expansion reports its progress after every point", "[sweep]") {
+  const Spec spec = parse(kTwoByTwo);
+  std::vector<std::pair<size_t, size_t>> told;
+  const std::vector<Point> points =
+      expand(spec, [&](size_t done, size_t total) { told.emplace_back(done, total); });
+  REQUIRE(told.size() == points.size());
+  for (size_t i = 0; i < told.size(); ++i) {
+    CHECK(told[i].first == i + 1);
+    CHECK(told[i].second == points.size());
+  }
 }

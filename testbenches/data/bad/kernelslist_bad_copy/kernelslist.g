@@ -1,0 +1,2 @@
+kernel-1.traceg
+MemcpyHtoD,0xzz,12

@@ -1,0 +1,1 @@
+kernel-404.traceg
