@@ -9,6 +9,7 @@
 #include "common/param_set.h"
 #include "common/stat_set.h"
 #include "modules/interfaces/reporting_block.h"
+#include "modules/interfaces/waveform.h"
 #include "modules/ltrf/register_file_cache_core.h"
 #include "power/energy.h"
 
@@ -62,7 +63,9 @@ struct RegisterFileCacheStats : StatSet {
   Statistic<uint64_t> storage_bits{this, "storage_bits", "bits", "The cache banks."};
 };
 
-class RegisterFileCacheModule : public sc_core::sc_module, public ReportingBlock {
+class RegisterFileCacheModule : public sc_core::sc_module,
+                                public ReportingBlock,
+                                public TracedBlock {
  public:
   /// Throws std::invalid_argument naming the field of a bad configuration, TechError
   /// naming this block when the technology table lacks a coefficient.
@@ -78,6 +81,15 @@ class RegisterFileCacheModule : public sc_core::sc_module, public ReportingBlock
   nlohmann::json stats(uint64_t end_cycle) override;
   nlohmann::json describe() const override;
   const power::EnergyAccount* energy_account() const override { return &energy_; }
+  /// Waveform: the cache entries holding a register (any lane valid).
+  void add_signals(Waveform& wave) override {
+    wave.add(name() + std::string(".occupied_entries"), 16, [this](uint64_t) {
+      uint32_t n = 0;
+      for (uint32_t i = 0; i < core_.config().entries(); ++i)
+        n += core_.entry(i).valid_lanes != 0 ? 1 : 0;
+      return n;
+    });
+  }
 
  private:
   RegisterFileCacheCore core_;

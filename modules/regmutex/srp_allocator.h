@@ -18,6 +18,7 @@
 #include "common/cycle_clock.h"
 #include "common/stat_set.h"
 #include "modules/interfaces/reporting_block.h"
+#include "modules/interfaces/waveform.h"
 #include "modules/regmutex/regmutex_core.h"
 #include "power/energy.h"
 
@@ -32,7 +33,7 @@ struct SrpAllocatorStats : StatSet {
                                    "the OWF locks): 384 bits for 48 warps."};
 };
 
-class SrpAllocator : public sc_core::sc_module, public ReportingBlock {
+class SrpAllocator : public sc_core::sc_module, public ReportingBlock, public TracedBlock {
  public:
   /// Throws TechError when the technology table lacks srp_allocator_access or
   /// srp_lut_read, std::invalid_argument for an impossible geometry.
@@ -68,6 +69,17 @@ class SrpAllocator : public sc_core::sc_module, public ReportingBlock {
   nlohmann::json stats(uint64_t end_cycle) override;
   nlohmann::json describe() const override;
   const power::EnergyAccount* energy_account() const override { return &energy_; }
+  /// Waveform: the free sections of the shared register pool (pair units in the paired
+  /// and OWF modes) and the warps holding an extended set.
+  void add_signals(Waveform& wave) override {
+    const std::string prefix = name() + std::string(".");
+    wave.add(prefix + "free_sections", 16, [this](uint64_t) { return core_.free_sections(); });
+    wave.add(prefix + "holders", 8, [this](uint64_t) {
+      uint32_t n = 0;
+      for (uint32_t w = 0; w < last_failed_.size(); ++w) n += core_.holds(w) ? 1 : 0;
+      return n;
+    });
+  }
 
  private:
   RegMutexAllocator core_;

@@ -14,6 +14,7 @@
 #include "common/stat_set.h"
 #include "modules/interfaces/design_context.h"
 #include "modules/interfaces/reporting_block.h"
+#include "modules/interfaces/waveform.h"
 #include "modules/rfv/release_flag_cache.h"
 #include "power/energy.h"
 
@@ -50,7 +51,9 @@ struct ReleaseFlagCacheStats : StatSet {
                                    "Flag bits plus tag and valid bits of every entry."};
 };
 
-class ReleaseFlagCacheModule : public sc_core::sc_module, public ReportingBlock {
+class ReleaseFlagCacheModule : public sc_core::sc_module,
+                               public ReportingBlock,
+                               public TracedBlock {
  public:
   /// Throws ConfigError naming the option on a configuration the core refuses, and
   /// TechError naming the block when the technology lacks its coefficients.
@@ -79,10 +82,27 @@ class ReleaseFlagCacheModule : public sc_core::sc_module, public ReportingBlock 
   nlohmann::json stats(uint64_t end_cycle) override;
   nlohmann::json describe() const override;
   const power::EnergyAccount* energy_account() const override { return &energy_; }
+  /// Waveform: probes and hits in the cycle.
+  void add_signals(Waveform& wave) override {
+    const std::string prefix = name() + std::string(".");
+    wave.add(prefix + "probes", 8, [this](uint64_t) {
+      const uint64_t n = core_.counters().probes;
+      const auto in_cycle = static_cast<uint32_t>(n - traced_probes_);
+      traced_probes_ = n;
+      return in_cycle;
+    });
+    wave.add(prefix + "hits", 8, [this](uint64_t) {
+      const uint64_t n = core_.counters().hits;
+      const auto in_cycle = static_cast<uint32_t>(n - traced_hits_);
+      traced_hits_ = n;
+      return in_cycle;
+    });
+  }
 
  private:
   ReleaseFlagCacheParams params_;
   ReleaseFlagCache core_;
+  uint64_t traced_probes_ = 0, traced_hits_ = 0;  ///< up to the last traced cycle
   ReleaseFlagCacheStats stats_;
   power::EnergyAccount energy_;
   power::EnergyAccount::EventId probes_, fills_;

@@ -99,9 +99,11 @@ struct Traced {
   Vcd vcd;
 };
 
-Traced traced_run(const Scratch& s, const std::string& preset) {
-  const std::string args = "run -q -p " + preset + " -w rfv-hotspot --set profile.ctas=4 --out '" +
-                           (s / "out").string() + "' --vcd '" + (s / "w.vcd").string() + "'";
+Traced traced_run(const Scratch& s, const std::string& preset,
+                  const std::string& workload = "rfv-hotspot") {
+  const std::string args = "run -q -p " + preset + " -w " + workload +
+                           " --set profile.ctas=4 --out '" + (s / "out").string() + "' --vcd '" +
+                           (s / "w.vcd").string() + "'";
   const Outcome o = run_warpreg(s, args);
   INFO(o);
   REQUIRE(o.status == 0);
@@ -230,4 +232,25 @@ TEST_CASE("log: --log BLOCK=LEVEL shows that block's messages on stderr, nothing
   const Outcome bad = run_warpreg(s, "run -q --log regfile=loud");
   CHECK(bad.status == 2);
   CHECK(contains(bad.err, "unknown log level 'loud'"));
+}
+
+TEST_CASE("waveform: the designs' key state (SRP sections, flag-cache hits, RFC entries)",
+          "[vcd]") {
+  Scratch s;
+  const Traced rfv = traced_run(s, "rfv");
+  const uint64_t period_ps =
+      static_cast<uint64_t>(1e6 / rfv.stats["params"]["sim.clock_mhz"].get<double>() + 0.5);
+  const uint64_t hits = rfv.vcd.sum_of("rfv.release_flag_cache.hits", period_ps);
+  INFO("flag-cache hits in the waveform: " << hits);
+  CHECK(hits > 0);
+  CHECK(hits == rfv.stats["blocks"]["rfv.release_flag_cache"]["hits"].get<uint64_t>());
+
+  Scratch s2;
+  const Traced regmutex = traced_run(s2, "regmutex", "regmutex-hotspot3d");
+  CHECK(regmutex.vcd.changes.count("regmutex.srp_allocator.free_sections"));
+  CHECK(regmutex.vcd.changes.count("regmutex.srp_allocator.holders"));
+
+  Scratch s3;
+  const Traced ltrf = traced_run(s3, "ltrf");
+  CHECK(ltrf.vcd.changes.count("ltrf.register_file_cache.occupied_entries"));
 }
