@@ -36,7 +36,9 @@ class ParamSet {
  public:
   /// `prefix` names the group ("wc", "rf", "tric"); a member "units" is "wc.units".
   /// `values`: the resolved parameters of the run, or nullptr for the defaults.
-  ParamSet(std::string prefix, const Params* values) : prefix_(std::move(prefix)), values_(values) {}
+  ParamSet(std::string prefix, const Params* values)
+      : prefix_(std::move(prefix)), values_(values) {}
+  virtual ~ParamSet() = default;
   ParamSet(const ParamSet&) = delete;
   ParamSet& operator=(const ParamSet&) = delete;
 
@@ -45,7 +47,9 @@ class ParamSet {
   /// Every member's declaration, in declaration order.
   const std::vector<ParamSpec>& specs() const { return specs_; }
   /// Appends the declarations (for a catalogue).
-  void declare(std::vector<ParamSpec>& out) const { out.insert(out.end(), specs_.begin(), specs_.end()); }
+  void declare(std::vector<ParamSpec>& out) const {
+    out.insert(out.end(), specs_.begin(), specs_.end());
+  }
   /// name (without the prefix) -> value, for describe().
   nlohmann::json to_json() const;
 
@@ -88,7 +92,8 @@ class Param final : public ParamBase {
 
  public:
   /// A number in `range` measured in `unit`.
-  template <class U = T, class = std::enable_if_t<std::is_arithmetic_v<U> && !std::is_same_v<U, bool>>>
+  template <class U = T,
+            class = std::enable_if_t<std::is_arithmetic_v<U> && !std::is_same_v<U, bool>>>
   Param(ParamSet* owner, const char* name, T default_value, Range range, const char* unit,
         const char* description, const char* source)
       : ParamBase(owner, number_spec(owner, name, default_value, range, unit, description, source)),
@@ -101,7 +106,8 @@ class Param final : public ParamBase {
     }
   }
   /// A flag (T = bool) or a free text (T = std::string).
-  template <class U = T, class = std::enable_if_t<std::is_same_v<U, bool> || std::is_same_v<U, std::string>>>
+  template <class U = T,
+            class = std::enable_if_t<std::is_same_v<U, bool> || std::is_same_v<U, std::string>>>
   Param(ParamSet* owner, const char* name, T default_value, const char* description,
         const char* source)
       : ParamBase(owner, flag_or_text_spec(owner, name, default_value, description, source)),
@@ -204,8 +210,8 @@ ParamSpec Param<T>::flag_or_text_spec(const ParamSet* owner, const char* name, c
 
 /// Adds a ParamSet type (constructible from `const Params*`) to the catalogue, from a
 /// program's, a user block's or a layer's own source file.
-#define WARPREG_REGISTER_PARAMS(Type)                                                  \
-  static const ::warpreg::ParamRegistrar warpreg_params_registrar_##Type(              \
+#define WARPREG_REGISTER_PARAMS(Type)                                     \
+  static const ::warpreg::ParamRegistrar warpreg_params_registrar_##Type( \
       [](std::vector<::warpreg::ParamSpec>& out) { Type(nullptr).declare(out); })
 
 }  // namespace warpreg

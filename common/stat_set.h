@@ -34,6 +34,8 @@ class StatSet {
 
   /// `block`: the name the block reports under in stats.json's blocks.
   explicit StatSet(std::string block) : block_(std::move(block)) {}
+  /// Virtual: the registry hands sets out as StatSet pointers (StatRegistry::instances).
+  virtual ~StatSet() = default;
   StatSet(const StatSet&) = delete;
   StatSet& operator=(const StatSet&) = delete;
 
@@ -126,12 +128,14 @@ class StatRegistry {
 };
 
 struct StatRegistrar {
-  explicit StatRegistrar(StatRegistry::Factory make) { StatRegistry::instance().add(std::move(make)); }
+  explicit StatRegistrar(StatRegistry::Factory make) {
+    StatRegistry::instance().add(std::move(make));
+  }
 };
 
 /// Registers a default-constructible StatSet type, at namespace scope in a source file.
-#define WARPREG_REGISTER_STATS(Type)                                                   \
-  static const ::warpreg::StatRegistrar warpreg_stats_registrar_##Type(                \
+#define WARPREG_REGISTER_STATS(Type)                                    \
+  static const ::warpreg::StatRegistrar warpreg_stats_registrar_##Type( \
       [] { return std::unique_ptr<::warpreg::StatSet>(new Type()); })
 
 }  // namespace warpreg

@@ -511,8 +511,10 @@ class AccelSimParser {
       const MemorySpace space = memory_space_of(opcode, atomic);
       inst.mem = MemOperand::make(space, mem_width, atomic, true);
       total_values_ += 2;
-      WarpRegister& lo = stream_->values.emplace_back();
-      WarpRegister& hi = stream_->values.emplace_back();
+      // Both first: a second emplace_back may move the first.
+      stream_->values.resize(stream_->values.size() + 2);
+      WarpRegister& lo = stream_->values[stream_->values.size() - 2];
+      WarpRegister& hi = stream_->values.back();
       for (uint32_t lane = 0; lane < kWarpSize; ++lane) {
         lo.lane[lane] = static_cast<uint32_t>(lane_addresses_[lane]);
         hi.lane[lane] = static_cast<uint32_t>(lane_addresses_[lane] >> 32);
