@@ -410,8 +410,12 @@ size_t JsonDocument::line_of(std::string_view field) const {
 
 std::string JsonDocument::where(std::string_view field) const {
   const size_t line = line_of(field);
-  return source_ + (line ? ":" + std::to_string(line) : std::string()) + ": " + std::string(field) +
-         ": ";
+  // A field path holds the input's own keys: cut like a quoted value when one is huge.
+  constexpr size_t kMaxPath = 120;
+  const std::string path = field.size() <= kMaxPath
+                               ? std::string(field)
+                               : std::string(field.substr(0, kMaxPath)) + "...";
+  return source_ + (line ? ":" + std::to_string(line) : std::string()) + ": " + path + ": ";
 }
 
 std::string quote_json(const nlohmann::ordered_json& value) { return quote_dump(value); }

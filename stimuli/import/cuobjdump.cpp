@@ -8,6 +8,7 @@
 #include <set>
 #include <utility>
 
+#include "common/json_input.h"
 #include "modules/interfaces/workload.h"
 #include "stimuli/import/input_file.h"
 #include "stimuli/kernel/sass_grammar.h"
@@ -256,7 +257,7 @@ class ListingReader {
       if (end == std::string::npos) fail(line_, pos + 1, "unclosed encoding comment");
       const std::string encoding(trim(std::string_view(line).substr(pos + 4, end - pos - 4)));
       if (!is_hex(encoding) || (encoding.size() != 8 && encoding.size() != 16))
-        fail(line_, pos + 1, "encoding '" + encoding + "' is not 8 or 16 hex digits");
+        fail(line_, pos + 1, "encoding '" + excerpt(encoding) + "' is not 8 or 16 hex digits");
       if (encoding.size() == 8 && !is_tesla(arch_))
         fail(line_, pos + 1, "4-byte encoding in " + arch_ + " code (only sm_1x has them)");
       inst.encoding = encoding;
