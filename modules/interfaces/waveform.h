@@ -30,8 +30,14 @@ class Waveform {
   Waveform(const Waveform&) = delete;
   Waveform& operator=(const Waveform&) = delete;
 
+  /// The file SystemC writes for `path`: it appends ".vcd" to the base name.
+  static std::string file_of(const std::string& path);
+
   /// Adds a signal `name` (hierarchical, e.g. "regfile.bank0_power") of `width` bits.
   void add(const std::string& name, unsigned width, Probe probe);
+  /// Adds a signal that shows, each cycle, how much the running `total` grew since the
+  /// cycle before (events per cycle from a counter the block keeps anyway).
+  void add_count(const std::string& name, unsigned width, std::function<uint64_t()> total);
   /// Names of the signals, in order of registration (for tests and --help).
   const std::vector<std::string>& names() const { return names_; }
   /// Evaluates every probe for `cycle`; SystemC writes the changed values when time moves.

@@ -76,7 +76,7 @@ class SrpAllocator : public sc_core::sc_module, public ReportingBlock, public Tr
     wave.add(prefix + "free_sections", 16, [this](uint64_t) { return core_.free_sections(); });
     wave.add(prefix + "holders", 8, [this](uint64_t) {
       uint32_t n = 0;
-      for (uint32_t w = 0; w < last_failed_.size(); ++w) n += core_.holds(w) ? 1 : 0;
+      for (uint32_t w = 0; w < core_.geometry().max_warps; ++w) n += core_.holds(w) ? 1 : 0;
       return n;
     });
   }

@@ -85,24 +85,13 @@ class ReleaseFlagCacheModule : public sc_core::sc_module,
   /// Waveform: probes and hits in the cycle.
   void add_signals(Waveform& wave) override {
     const std::string prefix = name() + std::string(".");
-    wave.add(prefix + "probes", 8, [this](uint64_t) {
-      const uint64_t n = core_.counters().probes;
-      const auto in_cycle = static_cast<uint32_t>(n - traced_probes_);
-      traced_probes_ = n;
-      return in_cycle;
-    });
-    wave.add(prefix + "hits", 8, [this](uint64_t) {
-      const uint64_t n = core_.counters().hits;
-      const auto in_cycle = static_cast<uint32_t>(n - traced_hits_);
-      traced_hits_ = n;
-      return in_cycle;
-    });
+    wave.add_count(prefix + "probes", 8, [this] { return core_.counters().probes; });
+    wave.add_count(prefix + "hits", 8, [this] { return core_.counters().hits; });
   }
 
  private:
   ReleaseFlagCacheParams params_;
   ReleaseFlagCache core_;
-  uint64_t traced_probes_ = 0, traced_hits_ = 0;  ///< up to the last traced cycle
   ReleaseFlagCacheStats stats_;
   power::EnergyAccount energy_;
   power::EnergyAccount::EventId probes_, fills_;

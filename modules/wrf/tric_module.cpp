@@ -100,12 +100,7 @@ void TricModule::add_signals(Waveform& wave) {
   for (const RegPower state : {RegPower::On, RegPower::Drowsy, RegPower::Off})
     wave.add(prefix + "entries_" + to_string(state), 16,
              [this, state](uint64_t) { return entries_in_[static_cast<unsigned>(state)]; });
-  wave.add(prefix + "wakeups", 16, [this](uint64_t) {
-    const uint64_t wakeups = energy_.events(wakeup_event_);
-    const auto in_cycle = static_cast<uint32_t>(wakeups - traced_wakeups_);
-    traced_wakeups_ = wakeups;
-    return in_cycle;
-  });
+  wave.add_count(prefix + "wakeups", 16, [this] { return energy_.events(wakeup_event_); });
 }
 
 void TricModule::b_transport(tlm::tlm_generic_payload& payload, sc_core::sc_time& delay) {

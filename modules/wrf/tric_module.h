@@ -170,7 +170,7 @@ class TricModule : public OperandStage,
   /// state up to those.
   std::vector<RegPower> entry_state_;
   uint32_t entries_in_[3] = {};  ///< entries in each RegPower state now (waveforms)
-  uint64_t traced_wakeups_ = 0;  ///< wake-ups up to the last traced cycle
+
   std::vector<uint64_t> entry_since_;
   uint64_t entry_cycles_[3] = {};
   TricStats stats_;

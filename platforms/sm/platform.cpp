@@ -21,20 +21,12 @@ namespace warpreg {
 
 namespace {
 
-/// The file SystemC writes for a waveform path: it appends ".vcd" to the base name.
-std::string waveform_base(const std::string& vcd_path) {
-  std::string base = vcd_path;
-  if (base.size() > 4 && base.compare(base.size() - 4, 4, ".vcd") == 0)
-    base.resize(base.size() - 4);
-  return base;
-}
-
 /// Refuses a waveform path SystemC could not open, before anything is elaborated: SystemC
 /// only reports it once the simulation starts, and its trace file then fails on close.
 RunSettings checked(RunSettings settings) {
   if (settings.vcd_path.empty()) return settings;
   namespace fs = std::filesystem;
-  const fs::path file = waveform_base(settings.vcd_path) + ".vcd";
+  const fs::path file = Waveform::file_of(settings.vcd_path);
   const fs::path dir = file.has_parent_path() ? file.parent_path() : fs::path(".");
   const std::string what = "cannot create waveform file " + file.string() + ": ";
   std::error_code ec;

@@ -89,20 +89,21 @@ void SmModule::report_progress(uint64_t now, bool final) {
 
 void SmModule::add_signals(Waveform& wave) {
   const std::string prefix = "sm.";
-  wave.add(prefix + "issued", 8, [this](uint64_t) {
-    const uint64_t issued = core_.counters().warp_instructions;
-    const auto in_cycle = static_cast<uint32_t>(issued - traced_instructions_);
-    traced_instructions_ = issued;
-    return in_cycle;
-  });
-  wave.add(prefix + "resident_warps", 8,
-           [this](uint64_t) { return core_.activity().resident_warps; });
-  wave.add(prefix + "warps_at_barrier", 8,
-           [this](uint64_t) { return core_.activity().warps_at_barrier; });
-  wave.add(prefix + "instructions_in_flight", 16,
-           [this](uint64_t) { return core_.activity().instructions_in_flight; });
-  wave.add(prefix + "busy_collectors", 8,
-           [this](uint64_t) { return core_.activity().busy_collectors; });
+  wave.add_count(prefix + "issued", 8, [this] { return core_.counters().warp_instructions; });
+  // The core scans its warps once per traced cycle for the four signals below.
+  const auto field = [this](uint32_t SmCore::Activity::*member) {
+    return [this, member](uint64_t cycle) {
+      if (cycle != activity_cycle_) {
+        activity_ = core_.activity();
+        activity_cycle_ = cycle;
+      }
+      return activity_.*member;
+    };
+  };
+  wave.add(prefix + "resident_warps", 8, field(&SmCore::Activity::resident_warps));
+  wave.add(prefix + "warps_at_barrier", 8, field(&SmCore::Activity::warps_at_barrier));
+  wave.add(prefix + "instructions_in_flight", 16, field(&SmCore::Activity::instructions_in_flight));
+  wave.add(prefix + "busy_collectors", 8, field(&SmCore::Activity::busy_collectors));
 }
 
 void SmModule::run() {

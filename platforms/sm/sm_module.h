@@ -96,7 +96,8 @@ class SmModule : public sc_core::sc_module,
   bool progress_ = false;
   std::function<void(uint64_t)> cycle_hook_;
   std::function<void(uint64_t)> step_observer_;
-  uint64_t traced_instructions_ = 0;  ///< warp instructions up to the last traced cycle
+  SmCore::Activity activity_;               ///< the core's activity at activity_cycle_
+  uint64_t activity_cycle_ = ~uint64_t(0);  ///< (waveform signals only)
   std::chrono::steady_clock::time_point started_;
   std::chrono::steady_clock::time_point last_progress_;
   power::EnergyAccount energy_;
