@@ -58,8 +58,6 @@ int LogLevels::of(const std::string& block) {
   return sc_core::SC_NONE;
 }
 
-void LogLevels::clear() { levels().clear(); }
-
 void log_message(const std::string& block, int verbosity, const std::string& text) {
   SC_REPORT_INFO_VERB(("warpreg/" + block).c_str(), text.c_str(), verbosity);
 }

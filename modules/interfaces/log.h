@@ -15,8 +15,6 @@ class LogLevels {
   static void set(const std::string& block, const std::string& level);
   /// The verbosity a block may log at (SC_NONE, the default, logs nothing).
   static int of(const std::string& block);
-  /// Forgets every setting (tests).
-  static void clear();
 };
 
 /// Reports `text` as block `block`'s message at `verbosity` (call it only when the

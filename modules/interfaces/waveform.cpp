@@ -38,7 +38,6 @@ Waveform::~Waveform() {
 void Waveform::add(const std::string& name, unsigned width, Probe probe) {
   values_.push_back(0);
   probes_.push_back(std::move(probe));
-  names_.push_back(name);
   sc_core::sc_trace(file_, values_.back(), name, static_cast<int>(width));
 }
 

@@ -38,8 +38,6 @@ class Waveform {
   /// Adds a signal that shows, each cycle, how much the running `total` grew since the
   /// cycle before (events per cycle from a counter the block keeps anyway).
   void add_count(const std::string& name, unsigned width, std::function<uint64_t()> total);
-  /// Names of the signals, in order of registration (for tests and --help).
-  const std::vector<std::string>& names() const { return names_; }
   /// Evaluates every probe for `cycle`; SystemC writes the changed values when time moves.
   void sample(uint64_t cycle);
 
@@ -47,7 +45,6 @@ class Waveform {
   sc_core::sc_trace_file* file_ = nullptr;
   std::deque<uint32_t> values_;  ///< stable addresses: the trace file holds references
   std::vector<Probe> probes_;
-  std::vector<std::string> names_;
 };
 
 /// Something with signals worth a waveform: a block adds its probes under its own name.

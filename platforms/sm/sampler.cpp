@@ -24,23 +24,24 @@ Sampler::Sampler(const std::string& path, uint64_t interval_cycles, double ns_pe
       next_row_(interval_cycles) {
   if (interval_ == 0) throw ConfigError("--sample: the interval must be at least one cycle");
   if (!out_) throw ConfigError("cannot write samples file " + path);
-  columns_ = {"cycle",
-              "ipc",
-              "issued",
-              "issue_cycles",
-              "hook_waits",
-              "resident_warps",
-              "warps_at_barrier",
-              "instructions_in_flight",
-              "rf_reads",
-              "rf_writes",
-              "rf_conflicted_reads"};
+  // The columns docs/observability.md describes, in its order.
+  std::vector<std::string> columns = {"cycle",
+                                      "ipc",
+                                      "issued",
+                                      "issue_cycles",
+                                      "hook_waits",
+                                      "resident_warps",
+                                      "warps_at_barrier",
+                                      "instructions_in_flight",
+                                      "rf_reads",
+                                      "rf_writes",
+                                      "rf_conflicted_reads"};
   for (const power::PowerState s : kStates)
-    columns_.push_back(std::string("rf_cells_") + power::to_string(s));
+    columns.push_back(std::string("rf_cells_") + power::to_string(s));
   for (const ReportingBlock* b : blocks_)
-    if (b->energy_account()) columns_.push_back("power_mw." + b->block_name());
+    if (b->energy_account()) columns.push_back("power_mw." + b->block_name());
   std::string header;
-  for (const std::string& c : columns_) header += (header.empty() ? "" : ",") + c;
+  for (const std::string& c : columns) header += (header.empty() ? "" : ",") + c;
   out_ << header << '\n';
   last_ = totals();
 }

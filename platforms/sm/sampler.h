@@ -27,9 +27,6 @@ class Sampler {
   /// Writes the last, possibly shorter, interval ending at `end_cycle`.
   void finish(uint64_t end_cycle);
 
-  /// The columns, in order (docs/observability.md describes each).
-  const std::vector<std::string>& columns() const { return columns_; }
-
  private:
   struct Totals {
     uint64_t warp_instructions = 0, issue_cycles = 0, hook_waits = 0;
@@ -47,7 +44,6 @@ class Sampler {
   const SmCore& core_;
   const RegisterFileModule& regfile_;
   std::vector<const ReportingBlock*> blocks_;
-  std::vector<std::string> columns_;
   uint64_t next_row_;
   uint64_t row_start_ = 0;
   Totals last_;
