@@ -200,7 +200,7 @@ class ListingReader {
       close_function(listing);
       const std::string_view name = trim(text.substr(text.find(':') + 1));
       if (name.empty() || name.find_first_of(" \t") != std::string_view::npos)
-        fail(line_, 1, "'Function :' must name one function, got '" + std::string(name) + "'");
+        fail(line_, 1, "'Function :' must name one function, got '" + excerpt(name) + "'");
       if (listing.functions.size() >= input_limits::kMaxFunctions)
         fail(line_, 1,
              "more than " + std::to_string(input_limits::kMaxFunctions) +
@@ -248,7 +248,7 @@ class ListingReader {
     const std::string address(
         line.substr(pos + 2, close == std::string::npos ? 0 : close - pos - 2));
     if (close == std::string::npos || !is_hex(address) || address.size() > 16)
-      fail(line_, pos + 1, "bad instruction address '/*" + address + "*/'");
+      fail(line_, pos + 1, "bad instruction address '/*" + excerpt(address) + "*/'");
     inst.pc = std::stoull(address, nullptr, 16);
     pos = line.find_first_not_of(" \t", close + 2);
     if (pos == std::string::npos) fail(line_, close + 3, "instruction line without an instruction");
@@ -281,7 +281,7 @@ class ListingReader {
     PendingFunction pending = std::move(*open_);
     open_.reset();
     if (pending.insts.empty())
-      fail(pending.line, 1, "function " + pending.name + " lists no instructions");
+      fail(pending.line, 1, "function " + excerpt(pending.name) + " lists no instructions");
     CuobjdumpFunction f;
     f.arch = pending.arch;
     f.name = pending.name;
@@ -320,13 +320,14 @@ class ListingReader {
     const SassInstruction syntax = parse_sass_syntax(raw.text);
     if (syntax.operands.empty() || syntax.operands.back().kind != SassOperandKind::Immediate ||
         !starts_with(syntax.operands.back().text, "0x"))
-      fail(raw.line, raw.column, syntax.opcode + " needs a hex address operand");
+      fail(raw.line, raw.column, excerpt(syntax.opcode) + " needs a hex address operand");
     const SassOperand& op = syntax.operands.back();
     const uint64_t pc = std::stoull(op.text.substr(2), nullptr, 16);
     auto it = index_of_pc.find(pc);
     if (it == index_of_pc.end())
       fail(raw.line, raw.column + op.column,
-           syntax.opcode + " to " + hex(pc) + ", which is not an instruction of " + f.name);
+           excerpt(syntax.opcode) + " to " + hex(pc) + ", which is not an instruction of " +
+               excerpt(f.name));
     return it->second;
   }
 
@@ -439,7 +440,8 @@ class ListingReader {
       if (added) {
         if (nodes.size() >= input_limits::kMaxStaticInstructions)
           fail(f.line, 1,
-               f.name + ": more than " + std::to_string(input_limits::kMaxStaticInstructions) +
+               excerpt(f.name) + ": more than " +
+                   std::to_string(input_limits::kMaxStaticInstructions) +
                    " instructions after inlining calls (the input limit)");
         nodes.push_back(Node{index, context, {}, 0});
         work.push_back(it->second);
@@ -487,7 +489,7 @@ class ListingReader {
           if (!stack.empty()) {
             std::vector<size_t> caller(stack.begin(), stack.end() - 1);
             if (stack.back() >= f.insts.size())
-              fail(raw.line, raw.column, "returns past the last instruction of " + f.name);
+              fail(raw.line, raw.column, "returns past the last instruction of " + excerpt(f.name));
             succ.push_back(reach(stack.back(), context_of(std::move(caller))));
           }
           falls = x.guarded;
@@ -503,7 +505,8 @@ class ListingReader {
       }
       if (falls) {
         if (i + 1 >= f.insts.size())
-          fail(raw.line, raw.column, "control falls past the last instruction of " + f.name);
+          fail(raw.line, raw.column,
+               "control falls past the last instruction of " + excerpt(f.name));
         succ.insert(succ.begin(), reach(i + 1, context));
       }
       nodes[id].succ = std::move(succ);
