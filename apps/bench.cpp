@@ -8,10 +8,13 @@
 #include <sys/resource.h>
 #include <tlm_utils/simple_initiator_socket.h>
 #include <tlm_utils/simple_target_socket.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
+#include <fstream>
 #include <iostream>
 #include <string>
 #include <systemc>
@@ -22,6 +25,15 @@
 #include "apps/sweep_commands.h"
 #include "platforms/sm/platform.h"
 #include "stimuli/driver/open_workload.h"
+
+// Valgrind's client requests (header-only, from Debian's valgrind package) let callgrind
+// count only the platform's run; without the header `--callgrind` is refused.
+#if __has_include(<valgrind/callgrind.h>)
+#include <valgrind/callgrind.h>
+#define WARPREG_HAVE_CALLGRIND 1
+#else
+#define WARPREG_HAVE_CALLGRIND 0
+#endif
 
 namespace warpreg::cli {
 
@@ -99,9 +111,11 @@ double peak_rss_mib() {
   return double(usage.ru_maxrss) / 1024.0;  // Linux reports KiB
 }
 
-// One child `warpreg bench ... --json`; its JSON, or null with the failure in `error`.
-json bench_child(const std::string& args, std::string& error) {
-  const std::string command = sweep::shell_quote(self_binary()) + " bench --json " + args + " 2>&1";
+// One child `[prefix] warpreg bench ... --json`; its JSON, or null with the failure in
+// `error`.
+json bench_child(const std::string& args, std::string& error, const std::string& prefix = "") {
+  const std::string command =
+      prefix + sweep::shell_quote(self_binary()) + " bench --json " + args + " 2>&1";
   FILE* pipe = popen(command.c_str(), "r");
   if (!pipe) {
     error = "cannot start: " + command;
@@ -122,6 +136,53 @@ json bench_child(const std::string& args, std::string& error) {
     error = command + " printed no JSON: " + out.substr(0, 400);
     return nullptr;
   }
+}
+
+// --callgrind: the same configuration again in a child under callgrind, which counts
+// host instructions only while the platform runs (the child toggles collection around
+// run() and times one b_transport instead of millions).
+int bench_callgrind(const std::string& args, bool as_json) {
+  if (!WARPREG_HAVE_CALLGRIND)
+    throw UsageError("--callgrind: this build has no valgrind/callgrind.h (install valgrind)");
+  char path[] = "/tmp/warpreg-callgrind-XXXXXX";
+  const int fd = mkstemp(path);
+  if (fd < 0) throw UsageError("--callgrind: cannot create a temporary file in /tmp");
+  close(fd);
+  std::string error;
+  const json run =
+      bench_child(args + " --calls 1", error,
+                  "WARPREG_CALLGRIND_RUN_ONLY=1 valgrind -q --tool=callgrind --collect-atstart=no "
+                  "--callgrind-out-file=" +
+                      std::string(path) + " ");
+  uint64_t host_instructions = 0;
+  std::ifstream out(path);
+  for (std::string line; std::getline(out, line);)
+    if (line.rfind("summary:", 0) == 0 || line.rfind("totals:", 0) == 0)
+      host_instructions = std::stoull(line.substr(line.find(':') + 1));
+  std::remove(path);
+  if (run.is_null()) {
+    print_error("callgrind run failed (is valgrind installed?): " + error);
+    return kExitFailed;
+  }
+  const double insts = run["warp_instructions"].get<double>();
+  const double per_inst = insts > 0 ? double(host_instructions) / insts : 0;
+  if (as_json) {
+    nlohmann::ordered_json result = {{"preset", run["preset"]},
+                                     {"workload", run["workload"]},
+                                     {"status", run["status"]},
+                                     {"warp_instructions", run["warp_instructions"]},
+                                     {"host_instructions", host_instructions},
+                                     {"host_instructions_per_warp_instruction", per_inst}};
+    std::cout << result.dump(2) << '\n';
+  } else {
+    std::cout << "warpreg bench --callgrind: preset " << run["preset"].get<std::string>() << ", "
+              << run["workload"].get<std::string>() << "\n\n"
+              << "  host instructions (platform run)        " << host_instructions << "\n"
+              << "  warp instructions                       "
+              << run["warp_instructions"].get<uint64_t>() << "\n"
+              << "  host instructions per warp instruction  " << fixed(per_inst, 0) << "\n";
+  }
+  return host_instructions > 0 ? kExitOk : kExitFailed;
 }
 
 // --all: every shipped preset on each workload, each beside a baseline run.
@@ -182,7 +243,11 @@ po::options_description bench_options() {
       "profile rfv-hotspot), each in its own process right after a baseline run of the "
       "same workload, and print each one's ratio to that baseline. Default: off.")(
       "all-workload", po::value<std::vector<std::string>>()->value_name("W"),
-      "A workload of --all; repeatable. Default: rfv-hotspot.");
+      "A workload of --all; repeatable. Default: rfv-hotspot.")(
+      "callgrind", po::bool_switch(),
+      "Run the configuration again under valgrind's callgrind and report host instructions "
+      "per warp instruction, counted only while the platform runs (needs valgrind). Default: "
+      "off.");
   add_set_option(desc);
   return desc;
 }
@@ -200,6 +265,17 @@ int bench_command(const po::variables_map& vm) {
         vm.count("set") ? vm["set"].as<std::vector<std::string>>() : std::vector<std::string>{};
     return bench_all(workloads, sets, calls, vm["json"].as<bool>());
   }
+  if (vm["callgrind"].as<bool>()) {
+    std::string args = "--preset " + sweep::shell_quote(vm["preset"].as<std::string>()) +
+                       " --workload " + sweep::shell_quote(workload_name(vm));
+    if (vm.count("design"))
+      for (const std::string& d : vm["design"].as<std::vector<std::string>>())
+        args += " --design " + sweep::shell_quote(d);
+    if (vm.count("set"))
+      for (const std::string& set : vm["set"].as<std::vector<std::string>>())
+        args += " --set " + sweep::shell_quote(set);
+    return bench_callgrind(args, vm["json"].as<bool>());
+  }
   // A fixed seed makes runs comparable; --set sim.seed=N still overrides it.
   const Params params = load_params(vm, {"sim.seed=1"});
   auto workload = open_workload(workload_name(vm), params);
@@ -213,7 +289,15 @@ int bench_command(const po::variables_map& vm) {
 
   const auto start = Clock::now();
   const double cpu_start = cpu_seconds();
+  // Set by --callgrind's parent, which starts callgrind with collection off.
+  const bool count_run_only = std::getenv("WARPREG_CALLGRIND_RUN_ONLY") != nullptr;
+#if WARPREG_HAVE_CALLGRIND
+  if (count_run_only) CALLGRIND_TOGGLE_COLLECT;
+#endif
   const json stats = platform.run();
+#if WARPREG_HAVE_CALLGRIND
+  if (count_run_only) CALLGRIND_TOGGLE_COLLECT;
+#endif
   const double run_seconds = std::chrono::duration<double>(Clock::now() - start).count();
   const double run_cpu_seconds = cpu_seconds() - cpu_start;
 

@@ -25,15 +25,19 @@ struct WarpRegister {
       lane = src.lane;
       return;
     }
-    for (unsigned i = 0; i < kWarpSize; ++i)
-      if (mask & (1u << i)) lane[i] = src.lane[i];
+    for (LaneMask rest = mask; rest != 0; rest &= rest - 1) {
+      const unsigned i = static_cast<unsigned>(__builtin_ctz(rest));
+      lane[i] = src.lane[i];
+    }
   }
 
   /// True when every lane selected by `mask` holds the same value in both.
   bool equal_on(const WarpRegister& other, LaneMask mask) const {
     if (mask == kFullMask) return lane == other.lane;
-    for (unsigned i = 0; i < kWarpSize; ++i)
-      if ((mask & (1u << i)) && lane[i] != other.lane[i]) return false;
+    for (LaneMask rest = mask; rest != 0; rest &= rest - 1) {
+      const unsigned i = static_cast<unsigned>(__builtin_ctz(rest));
+      if (lane[i] != other.lane[i]) return false;
+    }
     return true;
   }
 

@@ -358,12 +358,14 @@ bool RfvStage::refill(uint32_t slot, uint64_t now) {
   w.spill_store.clear();
   w.spilled = false;
   w.fill_ready = filled;
+  latest_fill_ready_ = std::max(latest_fill_ready_, filled);
   ++stats_.fills;
   return false;  // the warp waits for its fill loads
 }
 
 uint64_t RfvStage::next_change(uint64_t now) const {
   uint64_t next = ~uint64_t(0);
+  if (latest_fill_ready_ <= now) return next;  // no warp waits for fill loads
   for (const WarpState& w : warps_)
     if (w.fill_ready > now) next = std::min(next, w.fill_ready);
   return next;

@@ -282,6 +282,7 @@ class RfvStage : public OperandStage, public IssueHook, public ReportingBlock, p
   uint32_t warps_per_cta_ = 0;
   uint32_t last_mapped_ = 0;
   uint32_t resident_warps_ = 0;
+  uint64_t latest_fill_ready_ = 0;  ///< the latest WarpState::fill_ready set (next_change)
   uint32_t regs_per_thread_ = 0;
   uint32_t spill_latency_ = 400;             ///< cycles of a warp's fill loads (mem.miss_latency)
   LocalMemoryPort* local_memory_ = nullptr;  ///< spills and fills through the memory system

@@ -5,6 +5,7 @@
 #include <cstdlib>
 #include <string>
 
+#include "common/bits.h"
 #include "common/params.h"
 
 namespace warpreg {
@@ -20,8 +21,6 @@ LaneMask image_lanes(unsigned banks) {
   const unsigned lanes = banks * bdi::kBankBytes / 4;
   return lanes >= kWarpSize ? kFullMask : (1u << lanes) - 1u;
 }
-
-unsigned popcount(uint32_t bits) { return static_cast<unsigned>(__builtin_popcount(bits)); }
 
 }  // namespace
 
@@ -163,7 +162,7 @@ void WcStage::read(tlm::tlm_generic_payload& payload, RfAccess& a, sc_core::sc_t
     const uint32_t slices = state_.valid_slices(a.phys_reg) & state_.slices_of(a.read_lanes);
     a.read_lanes &= state_.lanes_of(slices);
     forward_at(payload, delay, std::max(cycle, state_.awake_at(bank, slices)));
-    payload.set_data_length(popcount(slices) * geometry_.slice_bytes());
+    payload.set_data_length(popcount32(slices) * geometry_.slice_bytes());
     return;
   }
   // The image's slices land in the collector's buffer, which the decompressor then
@@ -247,7 +246,7 @@ void WcStage::write(tlm::tlm_generic_payload& payload, RfAccess& a, sc_core::sc_
     const uint64_t awake = state_.add_valid(phys, bank, slices, cycle);
     if (awake > start) wakeup_stall_cycles_ += awake - start;
     forward_at(payload, delay, std::max(start, awake));
-    payload.set_data_length(popcount(slices) * geometry_.slice_bytes());
+    payload.set_data_length(popcount32(slices) * geometry_.slice_bytes());
     return;
   }
   count_similarity(value, false);

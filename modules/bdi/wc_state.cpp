@@ -13,7 +13,7 @@ WcRegisterState::WcRegisterState(const WcStateConfig& config) : config_(config) 
         "dividing 32 (got " +
         std::to_string(config_.lane_slices) + ")");
   if (config_.banks > 0xffff) throw std::invalid_argument("too many banks");
-  lanes_per_slice_ = kWarpSize / config_.lane_slices;
+  slices_ = LaneSlices(config_.lane_slices);
   indicator_.assign(config_.physical_registers, 0);
   valid_.assign(config_.physical_registers, 0);
   bank_.assign(config_.physical_registers, 0);
@@ -21,22 +21,6 @@ WcRegisterState::WcRegisterState(const WcStateConfig& config) : config_(config) 
   // Nothing is valid before the first write: with gating every bank starts gated.
   if (config_.gating)
     for (Column& c : columns_) c.gated = true;
-}
-
-uint32_t WcRegisterState::slices_of(LaneMask lanes) const {
-  uint32_t slices = 0;
-  const LaneMask one = lanes_per_slice_ == 32 ? kFullMask : (1u << lanes_per_slice_) - 1u;
-  for (uint32_t s = 0; s < config_.lane_slices; ++s)
-    if (lanes & (one << (s * lanes_per_slice_))) slices |= 1u << s;
-  return slices;
-}
-
-LaneMask WcRegisterState::lanes_of(uint32_t slices) const {
-  LaneMask lanes = 0;
-  const LaneMask one = lanes_per_slice_ == 32 ? kFullMask : (1u << lanes_per_slice_) - 1u;
-  for (uint32_t s = 0; s < config_.lane_slices; ++s)
-    if (slices & (1u << s)) lanes |= one << (s * lanes_per_slice_);
-  return lanes;
 }
 
 void WcRegisterState::integrate(uint64_t cycle) {

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "common/warp_register.h"
+#include "modules/interfaces/lane_slices.h"
 
 namespace warpreg::bdi {
 
@@ -45,9 +46,9 @@ class WcRegisterState {
 
   // ---- valid bits and lane slices
   /// Lane slices holding any lane of `lanes`.
-  uint32_t slices_of(LaneMask lanes) const;
+  uint32_t slices_of(LaneMask lanes) const { return slices_.slices_of(lanes); }
   /// Lanes of the slices in `slices`.
-  LaneMask lanes_of(uint32_t slices) const;
+  LaneMask lanes_of(uint32_t slices) const { return slices_.lanes_of(slices); }
   /// Slices of `phys` whose entry is valid.
   uint32_t valid_slices(uint32_t phys) const { return valid_[phys]; }
   /// Makes `slices` of `phys` (in `bank`) valid, keeping the others; gated slice
@@ -88,7 +89,7 @@ class WcRegisterState {
 
   WcStateConfig config_;
   GatingListener* listener_ = nullptr;
-  uint32_t lanes_per_slice_;
+  LaneSlices slices_;
   std::vector<uint8_t> indicator_;
   std::vector<uint32_t> valid_;  ///< per register: valid slice mask
   std::vector<uint16_t> bank_;   ///< per register: bank of its valid entries

@@ -155,9 +155,7 @@ void LtrfCore::fetch_working_set(uint32_t slot, uint64_t cycle) {
   const uint64_t start = cycle + allocation_.config().lookup_cycles;
   uint64_t resident = cycle + 1;
   const RegisterSet missing = w.wcb.working_set & ~w.wcb.cached;
-  for (uint32_t r = 0; r < config_.regs_per_warp; ++r) {
-    if (!missing.test(r)) continue;
-    const uint16_t reg = static_cast<uint16_t>(r);
+  for_each_register(missing, config_.regs_per_warp, [&](uint16_t reg) {
     const uint32_t bank = allocation_.allocate_bank(slot, reg);
     if (bank == AddressAllocationCore::kNone)
       throw std::logic_error("ltrf: a working set does not fit the warp's cache banks");
@@ -169,14 +167,14 @@ void LtrfCore::fetch_working_set(uint32_t slot, uint64_t cycle) {
     // LTRF+ only allocates a dead register: its first access is a write (§3.2).
     if (config_.mode == LtrfMode::LtrfPlus && !w.wcb.live.test(reg)) {
       ++counters_.allocated_dead;
-      continue;
+      return;
     }
     const MainRegisterFile::Read fill = main_read(slot, reg, start, e.value, MainAccess::Fill);
     const uint64_t done = cache_.transfer(bank, fill.ready);
     e.valid_lanes = fill.lanes;
     ++counters_.fetched;
     resident = std::max(resident, done);
-  }
+  });
   w.resident_at = resident;
   counters_.prefetch_wait_cycles += resident - cycle;
   counters_.max_prefetch_cycles = std::max(counters_.max_prefetch_cycles, resident - cycle);
@@ -203,9 +201,9 @@ void LtrfCore::activate(uint32_t slot, uint32_t interval, uint64_t cycle) {
 void LtrfCore::deactivate(uint32_t slot, uint64_t cycle, bool write_back) {
   Warp& w = warps_[slot];
   if (w.status != Status::Active) return;
-  for (uint32_t r = 0; r < config_.regs_per_warp; ++r) {
-    if (!w.wcb.cached.test(r)) continue;
-    const uint16_t reg = static_cast<uint16_t>(r);
+  // A copy: evict() takes each register out of the cached set.
+  const RegisterSet cached = w.wcb.cached;
+  for_each_register(cached, config_.regs_per_warp, [&](uint16_t reg) {
     const CacheEntry& e = entry(slot, reg);
     // LTRF writes back the whole working set, LTRF+ its live registers (§3.2); the
     // RFC its dirty entries.
@@ -213,7 +211,7 @@ void LtrfCore::deactivate(uint32_t slot, uint64_t cycle, bool write_back) {
     if (config_.mode == LtrfMode::LtrfPlus) wb = wb && w.wcb.live.test(reg);
     if (config_.mode == LtrfMode::Rfc) wb = wb && e.dirty;
     evict(slot, reg, cycle, wb);
-  }
+  });
   allocation_.release_offset(slot);
   w.status = Status::Inactive;
   ++counters_.deactivations;
@@ -270,13 +268,11 @@ LtrfCore::Ask LtrfCore::before_issue(uint32_t slot, uint32_t interval, uint64_t 
     // the main RF when modified (LTRF+: and live), the new ones are fetched.
     const RegisterSet& next = sets_[interval];
     const RegisterSet leaving = w.wcb.cached & ~next;
-    for (uint32_t r = 0; r < config_.regs_per_warp; ++r) {
-      if (!leaving.test(r)) continue;
-      const uint16_t reg = static_cast<uint16_t>(r);
+    for_each_register(leaving, config_.regs_per_warp, [&](uint16_t reg) {
       bool wb = entry(slot, reg).dirty;
       if (config_.mode == LtrfMode::LtrfPlus) wb = wb && w.wcb.live.test(reg);
       evict(slot, reg, cycle, wb);
-    }
+    });
     w.interval = interval;
     w.wcb.working_set = next;
     ++counters_.prefetches;

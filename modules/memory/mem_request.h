@@ -10,6 +10,7 @@
 #include <systemc>
 #include <tlm>
 
+#include "common/bits.h"
 #include "common/warp_register.h"
 #include "modules/interfaces/tlm_refusal.h"
 
@@ -40,9 +41,7 @@ struct ByteMask {
   bool empty() const { return (lo | hi) == 0; }
   bool full() const { return lo == ~0ull && hi == ~0ull; }
   bool covers(const ByteMask& o) const { return (o.lo & ~lo) == 0 && (o.hi & ~hi) == 0; }
-  uint32_t count() const {
-    return static_cast<uint32_t>(__builtin_popcountll(lo) + __builtin_popcountll(hi));
-  }
+  uint32_t count() const { return static_cast<uint32_t>(popcount64(lo) + popcount64(hi)); }
   ByteMask& operator|=(const ByteMask& o) {
     lo |= o.lo;
     hi |= o.hi;

@@ -1,6 +1,9 @@
 #include "modules/regfile/regfile_core.h"
 
+#include <algorithm>
 #include <stdexcept>
+
+#include "common/bits.h"
 
 namespace warpreg {
 
@@ -16,32 +19,33 @@ void RegFileConfig::validate() const {
 
 RegFileCore::RegFileCore(const RegFileConfig& config) : config_(config) {
   config_.validate();
+  slices_ = LaneSlices(config_.lane_slices);
   data_.resize(config_.physical_registers());
-  read_free_.assign(size_t(config_.banks) * config_.lane_slices, 0);
-  write_free_.assign(size_t(config_.banks) * config_.lane_slices, 0);
+  for (Ports* ports : {&read_ports_, &write_ports_}) {
+    ports->next_free.assign(size_t(config_.banks) * config_.lane_slices, 0);
+    ports->bank_max.assign(config_.banks, 0);
+  }
   bank_accesses_.assign(config_.banks, 0);
-  const uint32_t lanes = config_.lanes_per_slice();
-  for (uint32_t s = 0; s < config_.lane_slices; ++s)
-    slice_lane_masks_[s] = (lanes == 32 ? kFullMask : ((1u << lanes) - 1u)) << (s * lanes);
 }
 
-uint32_t RegFileCore::slice_mask(LaneMask mask) const {
-  if (config_.lane_slices == 1) return mask ? 1u : 0u;
-  uint32_t slices = 0;
-  for (uint32_t s = 0; s < config_.lane_slices; ++s)
-    if (mask & slice_lane_masks_[s]) slices |= 1u << s;
-  return slices;
-}
-
-uint64_t RegFileCore::reserve(std::vector<uint64_t>& next_free, uint32_t bank, uint32_t slices,
-                              uint64_t cycle, uint32_t latency) {
-  uint64_t* port = &next_free[size_t(bank) * config_.lane_slices];
-  uint64_t grant = cycle;
-  for (uint32_t s = 0; s < config_.lane_slices; ++s)
-    if ((slices >> s) & 1u && port[s] > grant) grant = port[s];
+uint64_t RegFileCore::reserve(Ports& ports, uint32_t bank, uint32_t slices, uint64_t cycle,
+                              uint32_t latency) {
+  uint64_t* port = &ports.next_free[size_t(bank) * config_.lane_slices];
+  uint64_t& bank_max = ports.bank_max[bank];
   const uint64_t busy = config_.pipelined ? 1 : latency;
-  for (uint32_t s = 0; s < config_.lane_slices; ++s)
-    if ((slices >> s) & 1u) port[s] = grant + busy;
+  // Most accesses are whole warps: every slice, whose latest port is the bank's.
+  if (slices == slices_.all()) {
+    const uint64_t grant = std::max(cycle, bank_max);
+    std::fill(port, port + config_.lane_slices, grant + busy);
+    bank_max = grant + busy;
+    return grant;
+  }
+  uint64_t grant = cycle;
+  for (uint32_t rest = slices; rest != 0; rest &= rest - 1)
+    grant = std::max(grant, port[__builtin_ctz(rest)]);
+  for (uint32_t rest = slices; rest != 0; rest &= rest - 1)
+    port[__builtin_ctz(rest)] = grant + busy;
+  if (slices != 0) bank_max = std::max(bank_max, grant + busy);
   return grant;
 }
 
@@ -50,13 +54,10 @@ BankGrant RegFileCore::read(uint32_t phys_reg, uint32_t bank, uint64_t cycle, Wa
   const uint32_t slices = slice_mask(lanes);
   BankGrant g;
   g.bank = bank;
-  g.slices = static_cast<uint32_t>(__builtin_popcount(slices));
-  g.grant_cycle = reserve(read_free_, bank, slices, cycle, config_.read_latency);
+  g.slices = static_cast<uint32_t>(popcount32(slices));
+  g.grant_cycle = reserve(read_ports_, bank, slices, cycle, config_.read_latency);
   g.ready_cycle = g.grant_cycle + config_.read_latency;
-  LaneMask read_mask = 0;
-  for (uint32_t s = 0; s < config_.lane_slices; ++s)
-    if (slices & (1u << s)) read_mask |= slice_lane_masks_[s];
-  out.merge(data_[phys_reg], read_mask);
+  out.merge(data_[phys_reg], slices_.lanes_of(slices));
   ++counters_.reads;
   counters_.slice_reads += g.slices;
   ++bank_accesses_[bank];
@@ -72,8 +73,8 @@ BankGrant RegFileCore::write(uint32_t phys_reg, uint32_t bank, uint64_t cycle,
   const uint32_t slices = slice_mask(mask);
   BankGrant g;
   g.bank = bank;
-  g.slices = static_cast<uint32_t>(__builtin_popcount(slices));
-  g.grant_cycle = reserve(write_free_, bank, slices, cycle, config_.write_latency);
+  g.slices = static_cast<uint32_t>(popcount32(slices));
+  g.grant_cycle = reserve(write_ports_, bank, slices, cycle, config_.write_latency);
   g.ready_cycle = g.grant_cycle + config_.write_latency;
   data_[phys_reg].merge(value, mask);
   ++counters_.writes;

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "common/warp_register.h"
+#include "modules/interfaces/lane_slices.h"
 #include "modules/interfaces/regfile_geometry.h"
 
 namespace warpreg {
@@ -34,7 +35,7 @@ class RegFileCore {
     return config_.bank_of(phys_reg, warp_slot, arch_reg);
   }
   /// Lane slices holding any lane of `mask`: an access touches only those.
-  uint32_t slice_mask(LaneMask mask) const;
+  uint32_t slice_mask(LaneMask mask) const { return slices_.slices_of(mask); }
 
   /// Reads the slices holding the lanes of `lanes` into `out` (its other lanes are
   /// left as they were) through the bank's read port, at `cycle` or the first cycle
@@ -63,16 +64,20 @@ class RegFileCore {
   const std::vector<uint64_t>& bank_accesses() const { return bank_accesses_; }
 
  private:
+  /// One kind of port (read or write) of every (bank, slice).
+  struct Ports {
+    std::vector<uint64_t> next_free;  ///< per (bank, slice): first cycle the port is free
+    std::vector<uint64_t> bank_max;   ///< per bank: the latest next_free of its slices
+  };
   /// The first cycle from `cycle` on at which every port of `slices` is free; the ports
   /// are then busy for one cycle, or for `latency` when the banks are not pipelined.
-  uint64_t reserve(std::vector<uint64_t>& next_free, uint32_t bank, uint32_t slices, uint64_t cycle,
-                   uint32_t latency);
+  uint64_t reserve(Ports& ports, uint32_t bank, uint32_t slices, uint64_t cycle, uint32_t latency);
   RegFileConfig config_;
+  LaneSlices slices_;
   std::vector<WarpRegister> data_;
-  std::vector<uint64_t> read_free_;   ///< per (bank, slice): first cycle the read port is free
-  std::vector<uint64_t> write_free_;  ///< per (bank, slice): first cycle the write port is free
+  Ports read_ports_;
+  Ports write_ports_;
   std::vector<uint64_t> bank_accesses_;
-  LaneMask slice_lane_masks_[kWarpSize] = {};
   Counters counters_;
 };
 

@@ -32,14 +32,16 @@ StoragePower::Controller StoragePowerMap::add_controller(const std::string& name
   controllers_.push_back(std::move(c));
   names_.push_back(name);
   for (uint32_t phys = 0; phys < registers_; ++phys)
-    for (uint32_t s = 0; s < (per_slice_ ? slices_ : 1); ++s) update(unit_of(phys, s), phys, s, 0);
+    for (uint32_t s = 0; s < (per_slice_ ? slices_ : 1); ++s)
+      update(unit_of(phys, s), phys, phys % banks_, s, 0);
   return static_cast<Controller>(controllers_.size() - 1);
 }
 
-void StoragePowerMap::update(uint32_t unit, uint32_t phys, uint32_t slice, uint64_t cycle) {
+void StoragePowerMap::update(uint32_t unit, uint32_t phys, uint32_t bank, uint32_t slice,
+                             uint64_t cycle) {
   double best = 2.0;
   uint8_t state = static_cast<uint8_t>(PowerState::On);
-  const uint32_t column = (phys % banks_) * slices_ + slice;
+  const uint32_t column = bank * slices_ + slice;
   for (const ControllerState& c : controllers_) {
     for (const uint8_t s : {c.registers[phys], c.banks[column]}) {
       const double f = c.fractions.of[s];
@@ -57,8 +59,7 @@ void StoragePowerMap::update(uint32_t unit, uint32_t phys, uint32_t slice, uint6
     on_cycles_ += fraction_[unit] * double(dt) * weight;
     since_[unit] = cycle;
   }
-  const size_t counts =
-      size_t((phys % banks_) * slices_ + (per_slice_ ? slice : 0)) * power::kPowerStateCount;
+  const size_t counts = size_t(bank * slices_ + (per_slice_ ? slice : 0)) * power::kPowerStateCount;
   --column_counts_[counts + state_[unit]];
   ++column_counts_[counts + state];
   const uint32_t weight = per_slice_ ? 1 : slices_;
@@ -77,11 +78,12 @@ void StoragePowerMap::set_registers(Controller controller, uint32_t first, uint3
   for (uint32_t phys = first; phys < end; ++phys) {
     if (c.registers[phys] == s) continue;
     c.registers[phys] = s;
+    const uint32_t bank = phys % banks_;
     if (!per_slice_) {
-      update(phys, phys, 0, cycle);
+      update(phys, phys, bank, 0, cycle);
     } else {
       for (uint32_t slice = 0; slice < slices_; ++slice)
-        update(unit_of(phys, slice), phys, slice, cycle);
+        update(unit_of(phys, slice), phys, bank, slice, cycle);
     }
   }
 }
@@ -118,7 +120,7 @@ void StoragePowerMap::set_bank(Controller controller, uint32_t bank, uint32_t sl
     if (!((slices >> slice) & 1u) || c.banks[bank * slices_ + slice] == s) continue;
     c.banks[bank * slices_ + slice] = s;
     for (uint32_t phys = bank; phys < registers_; phys += banks_)
-      update(unit_of(phys, slice), phys, slice, cycle);
+      update(unit_of(phys, slice), phys, bank, slice, cycle);
   }
 }
 

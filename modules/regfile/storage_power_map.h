@@ -62,7 +62,8 @@ class StoragePowerMap final : public StoragePower {
     return per_slice_ ? phys * slices_ + slice : phys;
   }
   /// Recomputes a unit's state from every controller and integrates the change.
-  void update(uint32_t unit, uint32_t phys, uint32_t slice, uint64_t cycle);
+  /// `bank` is phys % banks, which the callers know.
+  void update(uint32_t unit, uint32_t phys, uint32_t bank, uint32_t slice, uint64_t cycle);
   void split_slices();
 
   uint32_t registers_, slices_, banks_;

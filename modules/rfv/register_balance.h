@@ -19,8 +19,18 @@ class RegisterBalance {
   void launch(uint32_t slot, uint32_t demand);
   /// The CTA in `slot` finished; its counter is free.
   void retire(uint32_t slot);
-  void allocated(uint32_t slot) { ++held_[slot]; }
-  void released(uint32_t slot) { --held_[slot]; }
+  void allocated(uint32_t slot) {
+    ++held_[slot];
+    // A balance went down: that slot may now be the smallest (ties: the lowest slot).
+    if (!smallest_known_ || !resident_[slot] || slot == smallest_) return;
+    if (smallest_ == kAnyCta || balance(slot) < balance(smallest_) ||
+        (balance(slot) == balance(smallest_) && slot < smallest_))
+      smallest_ = slot;
+  }
+  void released(uint32_t slot) {
+    --held_[slot];
+    if (slot == smallest_) smallest_known_ = false;  // the smallest went up
+  }
 
   /// The only CTA slot allowed to issue given `free_registers`, or kAnyCta when every
   /// CTA may. Ties go to the lowest slot.
@@ -39,6 +49,10 @@ class RegisterBalance {
   std::vector<uint32_t> demand_;
   std::vector<uint32_t> held_;
   std::vector<bool> resident_;
+  // The resident slot with the smallest balance (kAnyCta: none), found again only after
+  // a counter changed: the issue stage asks on every issue probe.
+  mutable uint32_t smallest_ = kAnyCta;
+  mutable bool smallest_known_ = false;
 };
 
 }  // namespace warpreg

@@ -31,15 +31,23 @@ void WarpScheduler::remove_warp(uint32_t slot) {
   if (greedy_ == int(slot)) greedy_ = -1;
   if (policy_ == SchedulerPolicy::TwoLevel) {
     erase_slot(active_, slot);
-    erase_slot(pending_, slot);
+    pending_.erase(std::remove_if(pending_.begin() + long(pending_head_), pending_.end(),
+                                  [slot](const Warp& w) { return w.slot == slot; }),
+                   pending_.end());
     refill_active();
   }
 }
 
 void WarpScheduler::refill_active() {
-  while (active_.size() < ready_queue_size_ && !pending_.empty()) {
-    active_.push_back(pending_.front());
-    pending_.erase(pending_.begin());
+  while (active_.size() < ready_queue_size_ && pending_head_ < pending_.size())
+    active_.push_back(pending_[pending_head_++]);
+  // Taken entries are dropped in bulk, not one erase from the front per warp.
+  if (pending_head_ == pending_.size()) {
+    pending_.clear();
+    pending_head_ = 0;
+  } else if (pending_head_ > 64 && pending_head_ * 2 > pending_.size()) {
+    pending_.erase(pending_.begin(), pending_.begin() + long(pending_head_));
+    pending_head_ = 0;
   }
 }
 

@@ -55,9 +55,11 @@ class WarpScheduler {
   template <typename CanIssue>
   int pick_round_robin(const std::vector<Warp>& order, CanIssue& can_issue) {
     const std::size_t n = order.size();
+    if (n == 0) return -1;
+    std::size_t at = next_ < n ? next_ : next_ % n;  // (next_ + i) mod n, without a division each
     for (std::size_t i = 0; i < n; ++i) {
-      const Warp& w = order[(next_ + i) % n];
-      if (can_issue(w.slot)) return int(w.slot);
+      if (can_issue(order[at].slot)) return int(order[at].slot);
+      if (++at == n) at = 0;
     }
     return -1;
   }
@@ -68,9 +70,10 @@ class WarpScheduler {
   uint32_t ready_queue_size_;
   std::vector<Warp> warps_;    ///< all warps, oldest first
   std::vector<Warp> active_;   ///< two-level: the ready queue
-  std::vector<Warp> pending_;  ///< two-level: FIFO of waiting warps
-  int greedy_ = -1;            ///< GTO: the warp that issued last
-  std::size_t next_ = 0;       ///< LRR / two-level: where the next search starts
+  std::vector<Warp> pending_;  ///< two-level: FIFO of waiting warps from pending_head_ on
+  std::size_t pending_head_ = 0;
+  int greedy_ = -1;       ///< GTO: the warp that issued last
+  std::size_t next_ = 0;  ///< LRR / two-level: where the next search starts
 };
 
 }  // namespace warpreg

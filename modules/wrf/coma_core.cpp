@@ -3,6 +3,8 @@
 #include <stdexcept>
 #include <string>
 
+#include "common/bits.h"
+
 namespace warpreg {
 
 void ComaConfig::validate() const {
@@ -20,11 +22,11 @@ void ComaCore::assign(uint32_t collector, LaneMask mask) {
                             std::to_string(table_.size()) + " entries of the mask table");
   table_[collector] = mask;
   ++counters_.table_writes;
-  ++counters_.assigned_active_lanes[static_cast<unsigned>(__builtin_popcount(mask))];
+  ++counters_.assigned_active_lanes[static_cast<unsigned>(popcount32(mask))];
 }
 
 void ComaCore::account(LaneMask mask) {
-  const auto active = static_cast<uint64_t>(__builtin_popcount(mask));
+  const auto active = static_cast<uint64_t>(popcount32(mask));
   counters_.lanes_accessed += active;
   counters_.lanes_gated += kWarpSize - active;
 }
@@ -36,7 +38,7 @@ LaneMask ComaCore::read_mask(uint32_t collector, LaneMask expected) {
   const LaneMask mask = table_[collector];
   ++counters_.table_reads;
   if (mask != expected) ++counters_.mismatches;
-  ++counters_.read_active_lanes[static_cast<unsigned>(__builtin_popcount(mask))];
+  ++counters_.read_active_lanes[static_cast<unsigned>(popcount32(mask))];
   account(mask);
   return mask;
 }
@@ -45,7 +47,7 @@ LaneMask ComaCore::read_ungated(LaneMask expected, LaneMask lanes, bool mismatch
   ++counters_.table_reads;
   ++counters_.ungated_reads;
   if (mismatch) ++counters_.mismatches;
-  ++counters_.read_active_lanes[static_cast<unsigned>(__builtin_popcount(expected))];
+  ++counters_.read_active_lanes[static_cast<unsigned>(popcount32(expected))];
   account(lanes);
   return lanes;
 }

@@ -4,6 +4,7 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "common/bits.h"
 #include "common/errors.h"
 #include "common/params.h"
 #include "platforms/sm/sm_params.h"
@@ -203,13 +204,18 @@ IssueVerdict SmCore::ask_hooks(uint32_t slot, uint64_t now) {
 }
 
 bool SmCore::can_issue(uint32_t slot) {
+  // The cheap tests, inlined into the scheduler's scan: most warps fail one of them.
   const Warp& w = warps_[slot];
-  if (w.state != WarpState::Running || w.branch_pending || w.scoreboard_blocked ||
-      w.last_issue == issue_cycle_) {
-    if (w.state == WarpState::AtBarrier && config_.policy == SchedulerPolicy::TwoLevel)
-      demote_after_pick_.push_back(slot);
-    return false;
-  }
+  if (w.state == WarpState::Running && !w.branch_pending && !w.scoreboard_blocked &&
+      w.last_issue != issue_cycle_)
+    return can_issue_next(slot);
+  if (w.state == WarpState::AtBarrier && config_.policy == SchedulerPolicy::TwoLevel)
+    demote_after_pick_.push_back(slot);
+  return false;
+}
+
+bool SmCore::can_issue_next(uint32_t slot) {
+  const Warp& w = warps_[slot];
   const WarpInst& inst = w.stream->at(w.next);
   if (inst.cls != InstClass::Exit && inst.cls != InstClass::Barrier) {
     // Cheapest test first: most cycles every collector of the type is taken.
@@ -247,7 +253,7 @@ void SmCore::issue(uint32_t slot, uint64_t now) {
   const uint32_t index = w.next++;
   w.last_issue = now;
   ++counters_.warp_instructions;
-  counters_.thread_instructions += static_cast<uint64_t>(__builtin_popcount(inst.active));
+  counters_.thread_instructions += static_cast<uint64_t>(popcount32(inst.active));
   ++counters_.by_class[static_cast<unsigned>(inst.cls)];
   WarpScheduler& scheduler = schedulers_[slot % schedulers_.size()];
   Cta& cta = ctas_[w.cta_slot];
@@ -421,9 +427,13 @@ uint32_t SmCore::latency_of(const WarpInst& inst, uint32_t slot) {
 void SmCore::dispatch(uint64_t now) {
   for (unsigned t = 0; t < kUnitTypes; ++t) {
     const uint32_t count = config_.collectors[t];
+    if (free_collectors_[t] == count) continue;  // no instruction waits for this type
     std::vector<uint64_t>& units = unit_free_[t];
     for (uint32_t i = 0; i < count; ++i) {
-      const uint32_t id = collector_begin_[t] + (collector_rr_[t] + i) % count;
+      // (collector_rr_ + i) mod count; collector_rr_ moves on after each dispatch.
+      uint32_t position = collector_rr_[t] + i;
+      if (position >= count) position -= count;
+      const uint32_t id = collector_begin_[t] + position;
       Collector& col = collectors_[id];
       if (!col.busy || col.ready_cycle > now) continue;
       auto unit = std::find_if(units.begin(), units.end(), [now](uint64_t f) { return f <= now; });
@@ -448,7 +458,7 @@ void SmCore::dispatch(uint64_t now) {
       col.busy = false;
       ++free_collectors_[t];
       ++counters_.dispatches;
-      collector_rr_[t] = (id - collector_begin_[t] + 1) % count;
+      collector_rr_[t] = position + 1 == count ? 0 : position + 1;
     }
   }
 }

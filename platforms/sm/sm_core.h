@@ -222,6 +222,8 @@ class SmCore {
   void finish_warp(uint32_t slot, uint64_t now);
   void release_barrier_if_complete(uint32_t cta_slot);
   bool can_issue(uint32_t slot);
+  /// can_issue for a running warp: its next instruction's hazards, units and hooks.
+  bool can_issue_next(uint32_t slot);
   IssueVerdict ask_hooks(uint32_t slot, uint64_t now);
   void issue(uint32_t slot, uint64_t now);
   /// Tells the operand path a warp was assigned collector `cu` (Wake transactions).

@@ -60,13 +60,20 @@ class Rng {
   /// Geometric on {1, 2, ...} with the given mean (>= 1).
   uint32_t geometric(double mean) {
     if (mean <= 1) return 1;
-    double draw = std::floor(std::log1p(-uniform()) / std::log1p(-1 / mean));
+    // Callers draw many times with one mean: its logarithm is kept, not recomputed.
+    if (mean != geometric_mean_) {
+      geometric_mean_ = mean;
+      geometric_log_ = std::log1p(-1 / mean);
+    }
+    double draw = std::floor(std::log1p(-uniform()) / geometric_log_);
     return 1 + static_cast<uint32_t>(std::min(draw, 1e9));
   }
 
  private:
   static uint64_t rotl(uint64_t x, int k) { return (x << k) | (x >> (64 - k)); }
   uint64_t state_[4];
+  double geometric_mean_ = 0;  ///< the last mean geometric() drew with, and its log1p(-1/mean)
+  double geometric_log_ = 0;
 };
 
 // ---------------------------------------------------------------- value models
