@@ -22,17 +22,25 @@ class CycleClock {
 
   uint64_t ticks_per_cycle() const { return ticks_; }
   double ns_per_cycle() const { return ns_per_cycle_; }
-  sc_core::sc_time period() const { return sc_core::sc_time::from_value(ticks_); }
+  sc_core::sc_time period() const { return time_of_ticks(ticks_); }
 
   uint64_t cycle_of(const sc_core::sc_time& t) const { return cycle_of_ticks(t.value()); }
   /// The cycle at which an access with annotated `delay` happens.
   uint64_t cycle_at(const sc_core::sc_time& delay) const {
     return cycle_of_ticks(now_->value() + delay.value());
   }
-  sc_core::sc_time cycles(uint64_t n) const { return sc_core::sc_time::from_value(n * ticks_); }
+  sc_core::sc_time cycles(uint64_t n) const { return time_of_ticks(n * ticks_); }
   /// Moves an annotated delay so that the access completes at `cycle`.
   void complete_at(sc_core::sc_time& delay, uint64_t cycle) const {
-    delay = sc_core::sc_time::from_value(cycle * ticks_ - now_->value());
+    delay = time_of_ticks(cycle * ticks_ - now_->value());
+  }
+  /// sc_time::from_value(ticks) without its library call: one tick scaled by an exact
+  /// double (sc_time's inline operator*= rounds ticks + 0.5, exact below 2^52 ticks).
+  sc_core::sc_time time_of_ticks(uint64_t ticks) const {
+    if (ticks >= (uint64_t{1} << 52)) return sc_core::sc_time::from_value(ticks);
+    sc_core::sc_time t = one_tick_;
+    t *= static_cast<double>(ticks);
+    return t;
   }
 
  private:
@@ -59,6 +67,7 @@ class CycleClock {
   /// The kernel's current time: sc_time_stamp() returns a reference to it, which stays
   /// valid for the simulation's lifetime, so no library call per conversion.
   const sc_core::sc_time* now_ = &sc_core::sc_time_stamp();
+  sc_core::sc_time one_tick_ = sc_core::sc_time::from_value(1);
 };
 
 }  // namespace warpreg

@@ -15,21 +15,22 @@ LtrfProgram::LtrfProgram(std::vector<RegisterSet> interval_sets,
     dead_.emplace_back();
     header_.push_back(false);
   }
+  index_of_pc_.seal();
 }
 
 uint32_t LtrfProgram::interval_of(uint64_t pc) const {
-  const auto it = index_of_pc_.find(pc);
-  return it == index_of_pc_.end() ? kNoInterval : interval_[it->second];
+  const uint32_t i = index_of_pc_.find(pc);
+  return i == PcIndex::kNone ? kNoInterval : interval_[i];
 }
 
 bool LtrfProgram::starts_unit(uint64_t pc) const {
-  const auto it = index_of_pc_.find(pc);
-  return it != index_of_pc_.end() && header_[it->second];
+  const uint32_t i = index_of_pc_.find(pc);
+  return i != PcIndex::kNone && header_[i];
 }
 
 const RegisterSet& LtrfProgram::dead_after(uint64_t pc) const {
-  const auto it = index_of_pc_.find(pc);
-  return it == index_of_pc_.end() ? kNoRegisters : dead_[it->second];
+  const uint32_t i = index_of_pc_.find(pc);
+  return i == PcIndex::kNone ? kNoRegisters : dead_[i];
 }
 
 }  // namespace warpreg

@@ -4,10 +4,10 @@
 // value dies with it (the dead operand bits of §3.2, from static liveness), and each
 // interval's working set (its PREFETCH bit-vector).
 #include <cstdint>
-#include <unordered_map>
 #include <utility>
 #include <vector>
 
+#include "common/pc_index.h"
 #include "common/register_set.h"
 #include "modules/ltrf/ltrf_core.h"
 
@@ -40,7 +40,7 @@ class LtrfProgram {
   double mean_static_length() const { return mean_length_; }
 
  private:
-  std::unordered_map<uint64_t, uint32_t> index_of_pc_;
+  PcIndex index_of_pc_;
   std::vector<uint32_t> interval_;
   std::vector<RegisterSet> dead_;
   std::vector<bool> header_;

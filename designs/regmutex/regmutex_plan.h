@@ -4,10 +4,10 @@
 // compaction, the hardware geometry and the occupancy the SM gets from the base set.
 #include <cstdint>
 #include <string>
-#include <unordered_map>
 #include <vector>
 
 #include "common/param_set.h"
+#include "common/pc_index.h"
 #include "common/register_set.h"
 #include "modules/interfaces/occupancy.h"
 #include "modules/regmutex/regmutex_core.h"
@@ -66,10 +66,10 @@ struct RegMutexRegions {
 
   static constexpr uint8_t kAcquireState = 1, kOverBase = 2;
   uint8_t flags(uint64_t pc) const {
-    const auto it = flags_.find(pc);
-    return it == flags_.end() ? 0 : it->second;
+    const uint32_t f = flags_.find(pc);
+    return f == PcIndex::kNone ? 0 : static_cast<uint8_t>(f);
   }
-  std::unordered_map<uint64_t, uint8_t> flags_;  ///< per PC: kAcquireState | kOverBase
+  PcIndex flags_;  ///< per PC: kAcquireState | kOverBase
 };
 
 struct RegMutexCandidate {

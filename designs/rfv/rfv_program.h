@@ -7,8 +7,9 @@
 #include <algorithm>
 #include <array>
 #include <cstdint>
-#include <unordered_map>
 #include <vector>
+
+#include "common/pc_index.h"
 
 namespace warpreg {
 
@@ -56,8 +57,8 @@ class RfvProgram {
 
   /// The instruction at `pc`, nullptr for a PC the kernel does not have.
   const Inst* find(uint64_t pc) const {
-    const auto it = index_.find(pc);
-    return it == index_.end() ? nullptr : &insts_[it->second];
+    const uint32_t i = index_.find(pc);
+    return i == PcIndex::kNone ? nullptr : &insts_[i];
   }
   const Pbr& pbr(uint32_t i) const { return pbrs_[i]; }
   /// The PC that indexes the release flag cache for pir `i` (its first covered instruction).
@@ -69,7 +70,7 @@ class RfvProgram {
 
  private:
   std::vector<Inst> insts_;
-  std::unordered_map<uint64_t, uint32_t> index_;
+  PcIndex index_;
   std::vector<Pbr> pbrs_;
   std::vector<uint64_t> pir_pcs_;
   std::vector<uint64_t> pir_flags_;

@@ -185,6 +185,7 @@ void LtrfCore::activate(uint32_t slot, uint32_t interval, uint64_t cycle) {
   if (allocation_.allocate_offset(slot) == AddressAllocationCore::kNone)
     throw std::logic_error("ltrf: activated a warp with no free warp-offset slot");
   w.status = Status::Active;
+  note_load(w.load_since);
   ++counters_.activations;
   w.resident_at = cycle;
   if (!prefetching()) return;
@@ -232,15 +233,24 @@ void LtrfCore::replace_missed(uint64_t cycle) {
   // cycle is enough.
   if (cycle == replace_checked_) return;
   replace_checked_ = cycle;
-  for (uint32_t s = 0; s < warps_.size() && !queue_.empty() && allocation_.free_offsets() == 0;
-       ++s) {
+  if (cycle < earliest_miss_) return;  // no active warp's load has turned into a miss yet
+  earliest_miss_ = ~uint64_t(0);
+  uint32_t s = 0;
+  for (; s < warps_.size() && !queue_.empty() && allocation_.free_offsets() == 0; ++s) {
     const Warp& w = warps_[s];
-    if (w.status != Status::Active || w.load_since == ~uint64_t(0) ||
-        w.load_since + config_.miss_cycles > cycle)
+    if (w.status != Status::Active || w.load_since == ~uint64_t(0)) continue;
+    if (w.load_since + config_.miss_cycles > cycle) {
+      note_load(w.load_since);
       continue;
+    }
     ++counters_.miss_deactivations;
     deactivate(s, cycle, true);
   }
+  if (s < warps_.size()) earliest_miss_ = 0;  // warps left unseen: look again next time
+}
+
+void LtrfCore::note_load(uint64_t since) {
+  if (since != ~uint64_t(0)) earliest_miss_ = std::min(earliest_miss_, since + config_.miss_cycles);
 }
 
 // ---------------------------------------------------------------- issue stage
@@ -291,7 +301,10 @@ void LtrfCore::issued(uint32_t slot, const WarpInst& inst, const RegisterSet& de
     case InstClass::Load:
       // A long-latency operation: once it is known to miss, the warp gives its slot
       // to a waiting warp (§3.2 two-level scheduler; replace_missed).
-      if (w.load_regs.none()) w.load_since = cycle;
+      if (w.load_regs.none()) {
+        w.load_since = cycle;
+        note_load(cycle);
+      }
       for (unsigned k = 0; k < inst.num_dst; ++k)
         if (inst.dst[k] != kZeroRegister) w.load_regs.set(inst.dst[k]);
       if (w.load_regs.none()) w.load_since = ~uint64_t(0);

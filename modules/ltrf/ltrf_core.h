@@ -257,6 +257,9 @@ class LtrfCore {
   void activate_next(uint64_t cycle);
   /// Warps wait for a slot and none is free: active warps stalled on a miss leave.
   void replace_missed(uint64_t cycle);
+  /// A warp with an outstanding load since `since` is active: replace_missed looks again
+  /// from its miss cycle on.
+  void note_load(uint64_t since);
   /// Allocates and (unless dead in LTRF+) fetches every working-set register not cached.
   void fetch_working_set(uint32_t slot, uint64_t cycle);
   /// Frees the entry of `reg`, writing it back first when `write_back`.
@@ -277,6 +280,8 @@ class LtrfCore {
   std::vector<uint16_t> shared_index_;  ///< shared RFC: [warp][register] -> entry
   static constexpr uint16_t kNoEntry = 0xffff;
   uint64_t replace_checked_ = ~uint64_t(0);  ///< cycle replace_missed last looked
+  /// No active warp's oldest load turns into a miss before this cycle (a lower bound).
+  uint64_t earliest_miss_ = 0;
   Counters counters_;
 };
 

@@ -31,3 +31,17 @@ TEST_CASE("cycle clock: ticks to cycles equals the division for every clock", "[
     check(~uint64_t(0) - 1);
   }
 }
+
+TEST_CASE("cycle clock: times from ticks equal sc_time::from_value", "[common]") {
+  const CycleClock clock(1400.0);
+  std::mt19937_64 rng(5);
+  for (int i = 0; i < 100000; ++i) {
+    const uint64_t ticks = rng() >> (rng() % 64);
+    INFO("ticks " << ticks);
+    REQUIRE(clock.time_of_ticks(ticks).value() == sc_core::sc_time::from_value(ticks).value());
+  }
+  for (uint64_t ticks : {uint64_t{0}, uint64_t{1}, (uint64_t{1} << 52) - 1, uint64_t{1} << 52,
+                         (uint64_t{1} << 53) + 1, ~uint64_t(0)})
+    REQUIRE(clock.time_of_ticks(ticks).value() == sc_core::sc_time::from_value(ticks).value());
+  REQUIRE(clock.cycles(3).value() == 3 * clock.ticks_per_cycle());
+}

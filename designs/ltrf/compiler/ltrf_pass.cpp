@@ -50,6 +50,7 @@ LtrfProgram::LtrfProgram(const Kernel& kernel, uint32_t regs_per_interval, bool 
     }
   }
   if (strands && !sets_.empty()) mean_length_ = double(strand_instructions) / double(sets_.size());
+  index_of_pc_.seal();
 }
 
 void warpreg_register_passes_ltrf(PassRegistry& registry) {

@@ -104,6 +104,7 @@ RegMutexRegions place_regmutex_regions(const Kernel& kernel, const Liveness& liv
       if (!state[b.id][i] && from_acquired) ++out.release_points;
     }
   }
+  out.flags_.seal();
   return out;
 }
 

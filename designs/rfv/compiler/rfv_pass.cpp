@@ -25,7 +25,7 @@ RfvProgram::RfvProgram(const Kernel& kernel, const ReleaseFlags& flags, const Re
         if ((flags.flags[block.id][i] >> k & 1u) && renamed(s.src[k]))
           inst.release[inst.release_count++] = s.src[k];
       slot_of[block.id][i] = static_cast<uint32_t>(insts_.size());
-      index_.emplace(s.pc, static_cast<uint32_t>(insts_.size()));
+      index_.insert(s.pc, static_cast<uint32_t>(insts_.size()));
       insts_.push_back(inst);
     }
   }
@@ -51,6 +51,7 @@ RfvProgram::RfvProgram(const Kernel& kernel, const ReleaseFlags& flags, const Re
     ++first.pbr_count;
     pbrs_.push_back(std::move(kept));
   }
+  index_.seal();
 }
 
 namespace {
