@@ -11,6 +11,7 @@
 #include "apps/sweep/sweep_folder.h"
 #include "apps/sweep_commands.h"
 #include "common/data_dir.h"
+#include "common/input_check.h"
 #include "common/json_input.h"
 
 namespace warpreg::cli {
@@ -133,7 +134,7 @@ int experiment_command(const po::variables_map& vm) {
   const std::string name = vm["name"].as<std::string>();
   if (name == "fidelity") return fidelity_report(vm);
   const fs::path spec_file = fs::path(experiments_dir()) / (name + ".json");
-  if (!fs::exists(spec_file)) {
+  if (!path_exists(spec_file)) {
     std::string names;
     for (const auto& n : experiment_names()) names += (names.empty() ? "" : ", ") + n;
     throw UsageError("unknown experiment '" + excerpt(name) + "'; experiments: " + names +

@@ -3,6 +3,8 @@
 #include <filesystem>
 #include <system_error>
 
+#include "common/json_input.h"
+
 namespace warpreg {
 
 namespace {
@@ -34,12 +36,17 @@ std::string byte_count(uint64_t bytes) {
   return std::to_string(bytes) + " bytes";
 }
 
+bool path_exists(const std::string& path) {
+  std::error_code ec;
+  return fs::exists(path, ec) && !ec;
+}
+
 std::string input_file_problem(const std::string& path, const std::string& what,
                                uint64_t max_bytes) {
   std::error_code ec;
   const fs::file_status status = fs::status(path, ec);
   if (ec || status.type() == fs::file_type::not_found)
-    return path + ": cannot open " + what + ": " +
+    return excerpt_path(path) + ": cannot open " + what + ": " +
            (ec ? ec.message() : std::string("no such file"));
   if (status.type() != fs::file_type::regular)
     return path + ": cannot open " + what + ": " + file_kind(status.type()) +

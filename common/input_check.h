@@ -11,6 +11,11 @@ namespace warpreg {
 std::string input_file_problem(const std::string& path, const std::string& what,
                                uint64_t max_bytes);
 
+/// True when `path` names an existing file system object. Never throws: a name the system
+/// cannot look up (a component too long, no permission) counts as missing, and the open
+/// that follows says why.
+bool path_exists(const std::string& path);
+
 /// A size as "2 GiB", "1 MiB" or "N bytes".
 std::string byte_count(uint64_t bytes);
 

@@ -426,6 +426,11 @@ std::string excerpt(std::string_view text) {
   return std::string(text.substr(0, json_limits::kMaxQuoted)) + "...";
 }
 
+std::string excerpt_path(std::string_view path) {
+  if (path.size() <= json_limits::kMaxQuotedPath) return std::string(path);
+  return std::string(path.substr(0, json_limits::kMaxQuotedPath)) + "...";
+}
+
 std::string quote_text(std::string_view text) {
   std::string out = "\"";
   size_t shown = 0;

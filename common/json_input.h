@@ -18,6 +18,7 @@ namespace json_limits {
 constexpr uint64_t kMaxBytes = uint64_t{1} << 20;  ///< one JSON input file (1 MiB)
 constexpr unsigned kMaxDepth = 32;                 ///< arrays and objects open at once
 constexpr size_t kMaxQuoted = 48;                  ///< characters of input quoted in a message
+constexpr size_t kMaxQuotedPath = 512;             ///< characters of a file name in a message
 }  // namespace json_limits
 
 /// A JSON input that cannot be used: "SOURCE:LINE: problem" (or "SOURCE: problem").
@@ -61,5 +62,8 @@ std::string quote_json(const nlohmann::json& value);
 std::string quote_text(std::string_view text);
 /// `text` as it is when short, else its first json_limits::kMaxQuoted characters and "...".
 std::string excerpt(std::string_view text);
+/// A file name for a message: whole up to json_limits::kMaxQuotedPath characters (longer
+/// than any real path needs), else cut like excerpt().
+std::string excerpt_path(std::string_view path);
 
 }  // namespace warpreg

@@ -8,6 +8,7 @@
 #include <set>
 #include <sstream>
 
+#include "common/input_check.h"
 #include "common/json_input.h"
 #include "common/params.h"
 #include "stimuli/driver/open_workload.h"
@@ -224,7 +225,7 @@ Spec parse_spec(const ordered_json& json_in, const std::string& file, bool quick
     const std::string field = "presets[" + std::to_string(i) + "]";
     if (is_preset_path(p)) {
       p = resolve_path(p, base_dir);
-      if (!fs::exists(p)) where.fail(field, "preset file " + p + " does not exist");
+      if (!path_exists(p)) where.fail(field, "preset file " + excerpt(p) + " does not exist");
     } else if (p != "defaults" && !is_one_of(p, shipped)) {
       where.fail(field, "unknown preset " + quote_text(p) + " (shipped: " + join(shipped, ", ") +
                             "; or a path to a .json file)");
@@ -238,7 +239,8 @@ Spec parse_spec(const ordered_json& json_in, const std::string& file, bool quick
     for (std::string& w : workloads.values) {
       // A path that exists next to the spec is made absolute; other names (synthetic,
       // profiles) are left for the workload opener to judge in expand().
-      if (w != "synthetic" && fs::exists(fs::path(base_dir) / w)) w = resolve_path(w, base_dir);
+      if (w != "synthetic" && path_exists((fs::path(base_dir) / w).string()))
+        w = resolve_path(w, base_dir);
     }
   }
   spec.axes.push_back(std::move(workloads));
@@ -294,7 +296,8 @@ Spec parse_spec(const ordered_json& json_in, const std::string& file, bool quick
       }
       std::string text = scalar_text(value, where, field);
       if (key == "preset" && is_preset_path(text)) text = resolve_path(text, base_dir);
-      if (key == "workload" && text != "synthetic" && fs::exists(fs::path(base_dir) / text)) {
+      if (key == "workload" && text != "synthetic" &&
+          path_exists((fs::path(base_dir) / text).string())) {
         text = resolve_path(text, base_dir);
       }
       if (key != "preset" && key != "workload") {
@@ -404,7 +407,7 @@ std::vector<Point> expand(const Spec& spec, const ExpandProgress& progress) {
       const Axis& axis = spec.axes[a];
       const std::string& value = axis.values[index[a]];
       p.values.push_back(value);
-      described += (described.empty() ? "" : ", ") + axis.name + "=" + value;
+      described += (described.empty() ? "" : ", ") + axis.name + "=" + excerpt(value);
       if (axis.name == "preset") {
         p.preset = value;
       } else if (axis.name == "workload") {

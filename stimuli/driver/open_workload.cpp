@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <filesystem>
 
+#include "common/input_check.h"
+#include "common/json_input.h"
 #include "common/params.h"
 #include "stimuli/benchmarks/benchmark_table.h"
 #include "stimuli/driver/kernel_workload.h"
@@ -98,11 +100,11 @@ std::unique_ptr<Workload> open_workload_as_given(const std::string& name, const 
   if (!input) {
     // A bare name is a shipped profile; anything else names a missing file.
     if (name.find('/') != std::string::npos || name.find('.') != std::string::npos)
-      throw WorkloadError(name + ": cannot open " + input_format_name(detect_input_format(name)) +
-                          ": no such file");
+      throw WorkloadError(excerpt_path(name) + ": cannot open " +
+                          input_format_name(detect_input_format(name)) + ": no such file");
     const std::string path = shipped_profile_path(name);
-    if (std::filesystem::exists(path)) return make_profile_workload(read_profile(path), params);
-    throw WorkloadError("unknown workload '" + name +
+    if (path_exists(path)) return make_profile_workload(read_profile(path), params);
+    throw WorkloadError("unknown workload '" + excerpt(name) +
                         "': not 'synthetic', an existing file, or one of the " +
                         std::to_string(shipped_profiles().size()) + " shipped profiles in " +
                         shipped_profile_dir());
