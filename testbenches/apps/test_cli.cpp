@@ -4,12 +4,12 @@
 #include <unistd.h>
 
 #include <catch2/catch.hpp>
-#include <set>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <ostream>
+#include <set>
 #include <sstream>
 #include <string>
 
@@ -268,15 +268,18 @@ TEST_CASE("cli: bench --all runs every shipped preset beside a baseline", "[cli]
   const Outcome o = run_warpreg(
       "bench --all --json --calls 1000 --all-workload rfv-hotspot --set profile.ctas=2");
   INFO(o);
+  REQUIRE(o.status == 0);  // refused configurations are skipped, not failures
   const json rows = json::parse(o.out);
   REQUIRE(rows.is_array());
-  std::set<std::string> presets;
+  std::set<std::string> presets, skipped;
   for (const json& row : rows) {
     presets.insert(row["preset"].get<std::string>());
     INFO(row.dump());
-    // A preset the kernel cannot run on says why instead of a rate.
-    if (row.contains("error")) {
-      CHECK(contains(row["error"].get<std::string>(), "bench --json"));
+    CHECK_FALSE(row.contains("error"));
+    // A preset that refuses the kernel says why instead of a rate.
+    if (row.contains("skipped")) {
+      skipped.insert(row["preset"].get<std::string>());
+      CHECK(contains(row["skipped"].get<std::string>(), "regmutex deadlock rule"));
       continue;
     }
     CHECK(row["ratio_to_baseline"].get<double>() > 0);
@@ -284,6 +287,8 @@ TEST_CASE("cli: bench --all runs every shipped preset beside a baseline", "[cli]
   }
   for (const char* preset : {"baseline", "rfv", "wc", "wrf", "regmutex", "ltrf"})
     CHECK(presets.count(preset));
+  // |E_s| = 12 leaves too small a base set for the registers live at rfv-hotspot's barriers.
+  CHECK(skipped.count("regmutex-es12"));
 }
 
 TEST_CASE("cli: compile reports the passes of every function of a real CFG", "[cli][compile]") {
