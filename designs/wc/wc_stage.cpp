@@ -279,12 +279,21 @@ void WcStage::write(tlm::tlm_generic_payload& payload, RfAccess& a, sc_core::sc_
 }
 
 void WcStage::count_similarity(const WarpRegister& value, bool divergent) {
+  // Neighbour differences counted by threshold without a branch per lane (the bins
+  // follow from the counts above 0, 128 and 32768).
   auto& bins = similarity_[divergent ? 1 : 0];
+  unsigned above_0 = 0, above_128 = 0, above_32768 = 0;
   for (unsigned i = 1; i < kWarpSize; ++i) {
     const int64_t d =
         std::llabs(int64_t(int32_t(value.lane[i])) - int64_t(int32_t(value.lane[i - 1])));
-    ++bins[d == 0 ? 0 : d <= 128 ? 1 : d <= 32768 ? 2 : 3];
+    above_0 += d != 0;
+    above_128 += d > 128;
+    above_32768 += d > 32768;
   }
+  bins[0] += kWarpSize - 1 - above_0;
+  bins[1] += above_0 - above_128;
+  bins[2] += above_128 - above_32768;
+  bins[3] += above_32768;
 }
 
 nlohmann::json WcStage::stats(uint64_t end_cycle) {

@@ -24,28 +24,31 @@ RegFileCore::RegFileCore(const RegFileConfig& config) : config_(config) {
   for (Ports* ports : {&read_ports_, &write_ports_}) {
     ports->next_free.assign(size_t(config_.banks) * config_.lane_slices, 0);
     ports->bank_max.assign(config_.banks, 0);
+    ports->bank_floor.assign(config_.banks, 0);
   }
   bank_accesses_.assign(config_.banks, 0);
 }
 
 uint64_t RegFileCore::reserve(Ports& ports, uint32_t bank, uint32_t slices, uint64_t cycle,
                               uint32_t latency) {
-  uint64_t* port = &ports.next_free[size_t(bank) * config_.lane_slices];
   uint64_t& bank_max = ports.bank_max[bank];
+  uint64_t& bank_floor = ports.bank_floor[bank];
   const uint64_t busy = config_.pipelined ? 1 : latency;
-  // Most accesses are whole warps: every slice, whose latest port is the bank's.
+  // Most accesses are whole warps: every slice, whose latest port is the bank's. The
+  // slices' new time is kept once, as the bank's floor, instead of in each slice.
   if (slices == slices_.all()) {
     const uint64_t grant = std::max(cycle, bank_max);
-    std::fill(port, port + config_.lane_slices, grant + busy);
-    bank_max = grant + busy;
+    bank_floor = bank_max = grant + busy;
     return grant;
   }
-  uint64_t grant = cycle;
+  uint64_t* port = &ports.next_free[size_t(bank) * config_.lane_slices];
+  if (slices == 0) return cycle;  // no lane active: no port taken
+  uint64_t grant = std::max(cycle, bank_floor);
   for (uint32_t rest = slices; rest != 0; rest &= rest - 1)
     grant = std::max(grant, port[__builtin_ctz(rest)]);
   for (uint32_t rest = slices; rest != 0; rest &= rest - 1)
     port[__builtin_ctz(rest)] = grant + busy;
-  if (slices != 0) bank_max = std::max(bank_max, grant + busy);
+  bank_max = std::max(bank_max, grant + busy);
   return grant;
 }
 

@@ -66,8 +66,11 @@ class RegFileCore {
  private:
   /// One kind of port (read or write) of every (bank, slice).
   struct Ports {
-    std::vector<uint64_t> next_free;  ///< per (bank, slice): first cycle the port is free
-    std::vector<uint64_t> bank_max;   ///< per bank: the latest next_free of its slices
+    /// Per (bank, slice): first cycle the port is free, unless the bank's floor is later.
+    std::vector<uint64_t> next_free;
+    std::vector<uint64_t>
+        bank_floor;  ///< per bank: every slice busy until then (whole-warp accesses)
+    std::vector<uint64_t> bank_max;  ///< per bank: the latest free cycle of its slices
   };
   /// The first cycle from `cycle` on at which every port of `slices` is free; the ports
   /// are then busy for one cycle, or for `latency` when the banks are not pipelined.
