@@ -8,7 +8,8 @@ cd "$(dirname "$0")/.."
 
 packages=(build-essential cmake pkg-config libsystemc-dev catch2 libboost-program-options-dev
   nlohmann-json3-dev zlib1g-dev parallel python3-matplotlib verilator
-  clang libclang-rt-14-dev)  # clang and libFuzzer: the fuzz smoke runs (docs/reliability.md)
+  clang libclang-rt-14-dev  # clang and libFuzzer: the fuzz smoke runs (docs/reliability.md)
+  valgrind)                 # bench --callgrind and its test (docs/performance.md)
 if ! dpkg -s "${packages[@]}" >/dev/null 2>&1; then
   export DEBIAN_FRONTEND=noninteractive
   apt-get update -qq

@@ -291,6 +291,29 @@ TEST_CASE("cli: bench --all runs every shipped preset beside a baseline", "[cli]
   CHECK(skipped.count("regmutex-es12"));
 }
 
+TEST_CASE("cli: bench --callgrind counts host instructions of the platform's run", "[cli]") {
+  // Valgrind cannot run a sanitizer build, and it is an optional package.
+#if defined(__SANITIZE_ADDRESS__)
+  WARN("sanitizer build: bench --callgrind not run");
+  return;
+#endif
+  if (std::system("valgrind --version > /dev/null 2>&1") != 0) {
+    WARN("valgrind is not installed: bench --callgrind not run");
+    return;
+  }
+  const Outcome o = run_warpreg("bench --callgrind --json --set synth.ctas=2");
+  INFO(o);
+  REQUIRE(o.status == 0);
+  const json r = json::parse(o.out);
+  CHECK(r["status"] == "ok");
+  CHECK(r["warp_instructions"].get<double>() > 0);
+  // A warp instruction costs thousands of host instructions; start-up alone is millions,
+  // so a count that included it would be far above this bound for 6,400 instructions.
+  const double per_inst = r["host_instructions_per_warp_instruction"].get<double>();
+  CHECK(per_inst > 500);
+  CHECK(per_inst < 20000);
+}
+
 TEST_CASE("cli: compile reports the passes of every function of a real CFG", "[cli][compile]") {
   const std::string dot = std::string(WARPREG_SHARED_DATA_DIR) + "/nvdisasm-cfg/hotspot.dot";
   const Outcome o = run_warpreg("compile '" + dot + "' -n 8 24 --json");
