@@ -150,7 +150,10 @@ int bench_callgrind(const std::string& args, bool as_json) {
     throw UsageError("--callgrind: this build has no valgrind/callgrind.h (install valgrind)");
   char path[] = "/tmp/warpreg-callgrind-XXXXXX";
   const int fd = mkstemp(path);
-  if (fd < 0) throw UsageError("--callgrind: cannot create a temporary file in /tmp");
+  if (fd < 0) {
+    print_error("--callgrind: cannot create a temporary file in /tmp");
+    return kExitFailed;
+  }
   close(fd);
   std::string error;
   const json run =
@@ -162,7 +165,7 @@ int bench_callgrind(const std::string& args, bool as_json) {
   std::ifstream out(path);
   for (std::string line; std::getline(out, line);)
     if (line.rfind("summary:", 0) == 0 || line.rfind("totals:", 0) == 0)
-      host_instructions = std::stoull(line.substr(line.find(':') + 1));
+      host_instructions = std::strtoull(line.c_str() + line.find(':') + 1, nullptr, 10);
   std::remove(path);
   if (run.is_null()) {
     print_error("callgrind run failed (is valgrind installed?): " + error);

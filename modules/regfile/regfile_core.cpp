@@ -41,8 +41,8 @@ uint64_t RegFileCore::reserve(Ports& ports, uint32_t bank, uint32_t slices, uint
     bank_floor = bank_max = grant + busy;
     return grant;
   }
-  uint64_t* port = &ports.next_free[size_t(bank) * config_.lane_slices];
   if (slices == 0) return cycle;  // no lane active: no port taken
+  uint64_t* port = &ports.next_free[size_t(bank) * config_.lane_slices];
   uint64_t grant = std::max(cycle, bank_floor);
   for (uint32_t rest = slices; rest != 0; rest &= rest - 1)
     grant = std::max(grant, port[__builtin_ctz(rest)]);

@@ -68,9 +68,10 @@ class RegFileCore {
   struct Ports {
     /// Per (bank, slice): first cycle the port is free, unless the bank's floor is later.
     std::vector<uint64_t> next_free;
-    std::vector<uint64_t>
-        bank_floor;  ///< per bank: every slice busy until then (whole-warp accesses)
-    std::vector<uint64_t> bank_max;  ///< per bank: the latest free cycle of its slices
+    /// Per bank: every slice is busy until then (set by whole-warp accesses).
+    std::vector<uint64_t> bank_floor;
+    /// Per bank: the latest free cycle of its slices.
+    std::vector<uint64_t> bank_max;
   };
   /// The first cycle from `cycle` on at which every port of `slices` is free; the ports
   /// are then busy for one cycle, or for `latency` when the banks are not pipelined.
