@@ -34,6 +34,19 @@ class CycleClock {
   void complete_at(sc_core::sc_time& delay, uint64_t cycle) const {
     delay = time_of_ticks(cycle * ticks_ - now_->value());
   }
+  /// The annotated delay from now to the start of `cycle`; zero for a cycle already begun.
+  sc_core::sc_time delay_until(uint64_t cycle) const {
+    const uint64_t at = cycle * ticks_, now = now_->value();
+    return time_of_ticks(at > now ? at - now : 0);
+  }
+  /// The kernel's current time in ticks.
+  uint64_t now_ticks() const { return now_->value(); }
+  /// The cycle that time `t` (in ticks) falls in: t / ticks_per_cycle().
+  uint64_t cycle_of_ticks(uint64_t t) const {
+    if (ticks_ == 1) return t;
+    if (t < exact_below_) return static_cast<uint64_t>((__uint128_t(t) * reciprocal_) >> 64);
+    return t / ticks_;
+  }
   /// sc_time::from_value(ticks) without its library call: one tick scaled by an exact
   /// double (sc_time's inline operator*= rounds ticks + 0.5, exact below 2^52 ticks).
   sc_core::sc_time time_of_ticks(uint64_t ticks) const {
@@ -53,11 +66,6 @@ class CycleClock {
     reciprocal_ = ~uint64_t(0) / ticks_ + 1;
     const auto excess = static_cast<uint64_t>(__uint128_t(reciprocal_) * ticks_);  // mod 2^64
     exact_below_ = excess == 0 ? ~uint64_t(0) : ~uint64_t(0) / excess;
-  }
-  uint64_t cycle_of_ticks(uint64_t t) const {
-    if (ticks_ == 1) return t;
-    if (t < exact_below_) return static_cast<uint64_t>((__uint128_t(t) * reciprocal_) >> 64);
-    return t / ticks_;
   }
 
   uint64_t ticks_ = 1000;

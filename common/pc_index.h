@@ -50,7 +50,6 @@ class PcIndex {
     const auto it = map_.find(pc);
     return it == map_.end() ? kNone : it->second;
   }
-  size_t size() const { return map_.size(); }
 
  private:
   std::unordered_map<uint64_t, uint32_t> map_;

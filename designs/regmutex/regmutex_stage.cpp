@@ -47,7 +47,7 @@ void RegMutexStage::took_section(uint32_t slot, WarpState& w, uint64_t now) {
     stats_.acquire_wait_cycles += now - w.first_try;
   w.first_try = ~uint64_t(0);
   send_range(RfAccessKind::Launch, slot, allocator_.extended_base(slot), plan_.geometry.es,
-             delay_of(now));
+             clock_.delay_until(now));
 }
 
 IssueVerdict RegMutexStage::before_issue(uint32_t slot, uint32_t cta_slot, uint32_t /*index*/,
@@ -85,7 +85,7 @@ IssueVerdict RegMutexStage::before_issue(uint32_t slot, uint32_t cta_slot, uint3
   const uint32_t section = allocator_.extended_base(slot);
   allocator_.release(slot);
   ++stats_.releases;
-  send_range(RfAccessKind::Retire, slot, section, plan_.geometry.es, delay_of(now));
+  send_range(RfAccessKind::Retire, slot, section, plan_.geometry.es, clock_.delay_until(now));
   return IssueVerdict::Metadata;
 }
 
@@ -121,12 +121,6 @@ std::string RegMutexStage::wait_report() const {
 }
 
 // ---------------------------------------------------------------- operand path
-
-sc_core::sc_time RegMutexStage::delay_of(uint64_t now) const {
-  const uint64_t at = now * clock_.ticks_per_cycle();
-  const uint64_t stamp = sc_core::sc_time_stamp().value();
-  return sc_core::sc_time::from_value(at > stamp ? at - stamp : 0);
-}
 
 void RegMutexStage::send_range(RfAccessKind kind, uint32_t slot, uint32_t first, uint32_t count,
                                sc_core::sc_time delay) {

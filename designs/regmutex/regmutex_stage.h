@@ -115,8 +115,6 @@ class RegMutexStage : public OperandStage, public IssueHook, public ReportingBlo
   /// dated `delay` from now.
   void send_range(RfAccessKind kind, uint32_t slot, uint32_t first, uint32_t count,
                   sc_core::sc_time delay);
-  /// The delay that dates an issue-stage event of cycle `now`.
-  sc_core::sc_time delay_of(uint64_t now) const;
   /// A Read, Write or Wake: the mapping unit. False (after an address error) when the
   /// register has no physical location.
   bool map(tlm::tlm_generic_payload& payload, RfAccess& a);

@@ -148,9 +148,7 @@ void RfvStage::send(RfAccessKind kind, uint32_t slot, uint16_t reg, uint32_t phy
   a.phys_reg = phys;
   a.regs_per_warp = count;
   a.active_mask = kFullMask;
-  const uint64_t at = cycle * clock_.ticks_per_cycle();
-  const uint64_t stamp = sc_core::sc_time_stamp().value();
-  sc_core::sc_time delay = sc_core::sc_time::from_value(at > stamp ? at - stamp : 0);
+  sc_core::sc_time delay = clock_.delay_until(cycle);
   initiator->b_transport(payload, delay);
   if (payload.is_response_error())
     throw std::logic_error(std::string(name()) + ": the operand path refused its own " +

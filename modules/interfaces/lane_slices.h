@@ -25,8 +25,6 @@ class LaneSlices {
     }
   }
 
-  uint32_t count() const { return slices_; }
-  uint32_t lanes_per_slice() const { return lanes_; }
   /// Every slice's bit.
   uint32_t all() const { return slices_ == 32 ? 0xffffffffu : (1u << slices_) - 1u; }
 

@@ -32,18 +32,17 @@ inline void check_energy(std::string_view name, const char* field, double value)
 
 /// The first cycle of `clock` at or after now + `delay`.
 inline uint64_t arrival_cycle(const CycleClock& clock, const sc_core::sc_time& delay) {
-  const uint64_t ticks = sc_core::sc_time_stamp().value() + delay.value();
-  return (ticks + clock.ticks_per_cycle() - 1) / clock.ticks_per_cycle();
+  return clock.cycle_of_ticks(clock.now_ticks() + delay.value() + clock.ticks_per_cycle() - 1);
 }
 
 /// SystemC time of the start of `cycle`.
 inline sc_core::sc_time time_of(const CycleClock& clock, uint64_t cycle) {
-  return sc_core::sc_time::from_value(cycle * clock.ticks_per_cycle());
+  return clock.cycles(cycle);
 }
 
 /// The first cycle of `clock` at or after absolute time `t`.
 inline uint64_t cycle_not_before(const CycleClock& clock, const sc_core::sc_time& t) {
-  return (t.value() + clock.ticks_per_cycle() - 1) / clock.ticks_per_cycle();
+  return clock.cycle_of_ticks(t.value() + clock.ticks_per_cycle() - 1);
 }
 
 /// When a resource (a port, a data bus) is busy: a request takes the first free gap of
@@ -73,7 +72,7 @@ class Timeline {
 
 /// The oldest cycle of `clock` a request may still arrive at (now, rounded down).
 inline uint64_t current_cycle(const CycleClock& clock) {
-  return sc_core::sc_time_stamp().value() / clock.ticks_per_cycle();
+  return clock.cycle_of_ticks(clock.now_ticks());
 }
 
 }  // namespace warpreg::memory
