@@ -30,24 +30,65 @@ def number(text):
         return None
 
 
-def measure(row, results):
-    """The mean of the row's column over its preset's rows, as a signed fraction."""
-    values = []
+def selected(row, results):
+    """The ok rows of the row's preset that pass its filter."""
     for r in results:
         if r.get("preset") != row["preset"] or r.get("status", "ok") != "ok":
             continue
         if any(r.get(k) != v for k, v in row.get("filter", {}).items()):
             continue
-        if row["column"] not in r:
-            sys.exit(f"fidelity.py: {row['id']}: no column '{row['column']}' in "
-                     f"{row['experiment']}'s results.csv")
+        needed = [row["column"]] + [row[k] for k in ("per",) if k in row]
+        for column in needed + ([row["tolerable"]["x"]] if "tolerable" in row else []):
+            if column not in r:
+                sys.exit(f"fidelity.py: {row['id']}: no column '{column}' in "
+                         f"{row['experiment']}'s results.csv")
+        yield r
+
+
+def crossing(curve, limit):
+    """Where a curve of (x, y) first rises above limit, by linear interpolation between
+    the points either side; the largest x if it never does."""
+    previous = None
+    for x, y in sorted(curve):
+        if y > limit:
+            if previous is None:
+                return x
+            x0, y0 = previous
+            return x0 + (x - x0) * (limit - y0) / (y - y0)
+        previous = (x, y)
+    return previous[0]
+
+
+def tolerable(row, results):
+    """The mean over workloads of the largest x whose normalised y stays within the
+    limit (LTRF's 'maximum tolerable register file access latency', seed 004 §6.3)."""
+    curves = {}
+    for r in selected(row, results):
+        x, y = number(r[row["tolerable"]["x"]]), number(r[row["column"]])
+        if x is not None and y is not None:
+            curves.setdefault(r.get("workload"), []).append((x, y))
+    if not curves:
+        return None
+    return statistics.mean(crossing(c, row["tolerable"]["limit"]) for c in curves.values())
+
+
+def measure(row, results):
+    """The row's figure: the mean of its column (divided by its 'per' column) over its
+    preset's rows as a signed fraction, or a tolerable multiple."""
+    transform = row.get("transform", "none")
+    if transform == "tolerable":
+        return tolerable(row, results)
+    values = []
+    for r in selected(row, results):
         v = number(r[row["column"]])
-        if v is not None:
-            values.append(v)
+        # 'per' divides each run's figure by another of its columns first: energy per
+        # cycle is average power, as the paper reports it.
+        d = number(r[row["per"]]) if "per" in row else 1.0
+        if v is not None and d:
+            values.append(v / d)
     if not values:
         return None
     mean = statistics.mean(values)
-    transform = row.get("transform", "none")
     if transform == "negate":
         return -mean
     if transform == "minus_one":
@@ -119,10 +160,13 @@ def main():
         "| id | figure | metric | paper | ours | gap | workloads | reason |",
         "| --- | --- | --- | ---: | ---: | --- | --- | --- |",
     ]
+    def cell(text):
+        return str(text).replace("|", "\\|")  # |B_s| must not end a table cell
+
     for t, row in zip(table, rows):
-        lines.append(f"| `{t['id']}` | {t['figure']} | {t['metric']} | {fmt(t['paper'])} | "
-                     f"{fmt(t['ours'])} | {gap_note(t['paper'], t['ours'])} | "
-                     f"{row.get('workloads', '')} | {row.get('reason', '')} |")
+        lines.append(f"| `{t['id']}` | {cell(t['figure'])} | {cell(t['metric'])} | "
+                     f"{fmt(t['paper'])} | {fmt(t['ours'])} | {gap_note(t['paper'], t['ours'])} | "
+                     f"{cell(row.get('workloads', ''))} | {cell(row.get('reason', ''))} |")
     doc.write_text("\n".join(lines) + "\n")
     print(f"fidelity.py: {out / 'fidelity.csv'} and {doc} ({wall:.0f} s)")
 

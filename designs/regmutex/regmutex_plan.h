@@ -39,6 +39,17 @@ struct RegMutexParams : ParamSet {
       "|E_s| per thread; 0: the compiler's sizing pass chooses it (§III-A2). A forced value that "
       "breaks a deadlock rule is a configuration error.",
       "seed 003 §IV-D: |E_s| set by hand to 2..12 for Figures 10-11"};
+  Choice<bool> pairing{
+      this,
+      "pairing",
+      false,
+      {{"warps", false}, {"ctas", true}},
+      "Which warps share an extended set in mode paired: warps = adjacent warps 2p and 2p+1 of "
+      "one CTA; ctas = warp k of CTA slot 2c with warp k of CTA slot 2c+1 (a CTA's warps tend "
+      "to reach their acquire regions together, two CTAs' less so; an unpaired last CTA keeps "
+      "its own extended sets). Other modes refuse ctas.",
+      "seed 003 §III-C names 'specific pairs of warps' without saying which; issue 17 "
+      "(pairing across CTAs)"};
 };
 
 /// The |E_s| fractions of the paper, in percent of the registers per thread.
@@ -114,8 +125,10 @@ inline const char* const kRegMutexPlan = "regmutex.plan";
 /// Plans RegMutex in `mode` for `kernel` launched as `shape`. forced_es = 0 takes the
 /// sizing pass's |E_s|; otherwise |E_s| = forced_es. Throws ConfigError when a forced
 /// |E_s| breaks a deadlock rule (the pool must hold one E_s; every register live at a
-/// CTA barrier must fit in B_s) or no CTA fits.
+/// CTA barrier must fit in B_s) or no CTA fits; pair_ctas (regmutex.pairing = ctas) is
+/// for mode Paired only.
 RegMutexPlan plan_regmutex(const Kernel& kernel, const KernelShape& shape, const SmLimits& sm,
-                           RegMutexMode mode, uint32_t forced_es, uint32_t register_file);
+                           RegMutexMode mode, uint32_t forced_es, uint32_t register_file,
+                           bool pair_ctas = false);
 
 }  // namespace warpreg

@@ -1,5 +1,6 @@
 #include "modules/regmutex/regmutex_core.h"
 
+#include <algorithm>
 #include <stdexcept>
 
 namespace warpreg {
@@ -18,16 +19,27 @@ const char* to_string(RegMutexMode mode) {
   return "?";
 }
 
+bool RegMutexGeometry::lone_paired_cta(uint32_t w) const {
+  const uint32_t cta = w / warps_per_cta;
+  return mode == RegMutexMode::Paired && cta % 2 == 0 && cta + 1 >= resident_ctas;
+}
+
 uint32_t RegMutexGeometry::unit_of(uint32_t w) const {
-  if (mode == RegMutexMode::Owf) {
+  if (cta_pairs()) {
     const uint32_t cta = w / warps_per_cta, k = w % warps_per_cta;
-    return (cta / 2) * warps_per_cta + k;
+    return (cta / 2) * warps_per_cta + (lone_paired_cta(w) ? k / 2 : k);
   }
   return w / 2;
 }
 
 uint32_t RegMutexGeometry::side_of(uint32_t w) const {
-  return mode == RegMutexMode::Owf ? (w / warps_per_cta) % 2 : w % 2;
+  if (!cta_pairs()) return w % 2;
+  return lone_paired_cta(w) ? w % warps_per_cta % 2 : (w / warps_per_cta) % 2;
+}
+
+uint32_t RegMutexGeometry::pair_units() const {
+  if (!pair_ctas) return (max_warps + 1) / 2;
+  return resident_ctas / 2 * warps_per_cta + resident_ctas % 2 * ((warps_per_cta + 1) / 2);
 }
 
 uint32_t RegMutexGeometry::registers_needed(uint32_t resident_warps) const {
@@ -35,10 +47,16 @@ uint32_t RegMutexGeometry::registers_needed(uint32_t resident_warps) const {
     case RegMutexMode::Shared:
       return resident_warps * bs + sections * es;
     case RegMutexMode::Paired:
-      return (resident_warps + 1) / 2 * pair_registers();
     case RegMutexMode::Owf: {
+      if (mode == RegMutexMode::Paired && !pair_ctas)
+        return (resident_warps + 1) / 2 * pair_registers();
       const uint32_t ctas = (resident_warps + warps_per_cta - 1) / warps_per_cta;
-      return ctas / 2 * warps_per_cta * pair_registers() + ctas % 2 * warps_per_cta * (bs + es);
+      // A lone last CTA: OWF gives each warp its own extended set, paired warps pair
+      // adjacent warps of that CTA.
+      const uint32_t lone_extended =
+          mode == RegMutexMode::Owf ? warps_per_cta : (warps_per_cta + 1) / 2;
+      return ctas / 2 * warps_per_cta * pair_registers() +
+             ctas % 2 * (warps_per_cta * bs + lone_extended * es);
     }
     case RegMutexMode::Off:
       break;
@@ -46,12 +64,13 @@ uint32_t RegMutexGeometry::registers_needed(uint32_t resident_warps) const {
   return resident_warps * (bs + es);
 }
 
-uint32_t RegMutexGeometry::owf_physical(uint32_t w, uint32_t x) const {
+uint32_t RegMutexGeometry::cta_pair_physical(uint32_t w, uint32_t x) const {
   const uint32_t cta = w / warps_per_cta, k = w % warps_per_cta, pair = cta / 2;
   const uint32_t pair_base = pair * warps_per_cta * pair_registers();
   if (x < bs) return pair_base + (cta % 2) * warps_per_cta * bs + k * bs + x;
   const bool partnered = 2 * pair + 1 < resident_ctas;
-  return pair_base + (partnered ? 2 : 1) * warps_per_cta * bs + k * es + (x - bs);
+  const uint32_t set = partnered || mode == RegMutexMode::Owf ? k : k / 2;
+  return pair_base + (partnered ? 2 : 1) * warps_per_cta * bs + set * es + (x - bs);
 }
 
 namespace {
@@ -98,7 +117,7 @@ uint32_t RegMutexAllocator::free_sections() const {
   if (geometry_.mode == RegMutexMode::Shared) {
     for (uint32_t i = 0; i < geometry_.max_warps; ++i) n += !get(srp_, i);
   } else if (geometry_.mode == RegMutexMode::Paired) {
-    for (uint32_t i = 0; i < (geometry_.max_warps + 1) / 2; ++i) n += !get(srp_, i);
+    for (uint32_t i = 0; i < geometry_.pair_units(); ++i) n += !get(srp_, i);
   } else {
     for (int32_t o : owner_) n += o < 0;
   }
@@ -164,7 +183,8 @@ RegMutexAllocator::StorageBits RegMutexAllocator::storage_bits() const {
       s.lut = uint64_t{nw} * ceil_log2(nw);
       break;
     case RegMutexMode::Paired:
-      s.pair_bitmask = nw / 2;
+      // Pairing CTAs uses at most ⌈N_w/2⌉ units too (an odd last CTA pairs its own warps).
+      s.pair_bitmask = std::max(nw / 2, geometry_.pair_units());
       break;
     case RegMutexMode::Owf:
       // Per warp its acquired bit; per CTA pair a lock bit and which CTA owns it.

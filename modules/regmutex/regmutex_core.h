@@ -12,7 +12,8 @@ namespace warpreg {
 enum class RegMutexMode : uint8_t {
   Off,
   Shared,  ///< the paper's design: any warp takes any free SRP section
-  Paired,  ///< paired-warps specialisation: warps 2p and 2p+1 share one extended set
+  Paired,  ///< paired-warps specialisation: warps 2p and 2p+1 (or, pairing CTAs, warp k
+           ///< of CTA slots 2c and 2c+1) share one extended set
   Owf      ///< Jatala et al. [7] with owner-warp-first: a CTA pair's extended sets go to
            ///< the CTA whose warp asks first, until that CTA finishes (no in-kernel release)
 };
@@ -27,7 +28,20 @@ struct RegMutexGeometry {
   uint32_t bs = 0, es = 0;
   uint32_t sections = 0;       ///< SRP sections (Shared)
   uint32_t srp_offset = 0;     ///< first warp register of the SRP (Shared)
-  uint32_t resident_ctas = 0;  ///< Owf: CTAs resident at once (the last one may be unpaired)
+  uint32_t resident_ctas = 0;  ///< Owf, CTA pairs: CTAs resident at once (the last may be unpaired)
+  /// Paired: pair warp k of CTA slot 2c with warp k of slot 2c+1 (the OWF layout) instead of
+  /// warps 2p and 2p+1 of one CTA.
+  bool pair_ctas = false;  ///< an unpaired last CTA pairs its own adjacent warps
+
+  /// Owf, or Paired with pair_ctas: units are per pair of CTA slots.
+  bool cta_pairs() const {
+    return mode == RegMutexMode::Owf || (mode == RegMutexMode::Paired && pair_ctas);
+  }
+  /// Paired: how many pair units (bits of the pair bitmask) the launch uses.
+  uint32_t pair_units() const;
+  /// Paired with pair_ctas: warp slot `w` is in the unpaired last CTA slot, whose warps
+  /// pair adjacent warps (2p, 2p+1) among themselves.
+  bool lone_paired_cta(uint32_t w) const;
 
   /// Warp registers one pair unit holds (Paired, Owf): 2|B_s| + |E_s|.
   uint32_t pair_registers() const { return 2 * bs + es; }
@@ -36,10 +50,11 @@ struct RegMutexGeometry {
   uint32_t side_of(uint32_t w) const;
   /// Warp registers the resident warps occupy (base sets + pool, or pair units).
   uint32_t registers_needed(uint32_t resident_warps) const;
-  /// Owf layout, per pair of CTA slots: the even CTA's base sets, the odd CTA's base
-  /// sets, then one extended set per warp position; an unpaired last CTA has its bases
-  /// and then its own extended sets.
-  uint32_t owf_physical(uint32_t w, uint32_t x) const;
+  /// CTA-pair layout (Owf, Paired with pair_ctas), per pair of CTA slots: the even CTA's
+  /// base sets, the odd CTA's base sets, then one extended set per warp position; an
+  /// unpaired last CTA has its bases and then its own extended sets (Owf: one per warp;
+  /// Paired: one per pair of adjacent warps).
+  uint32_t cta_pair_physical(uint32_t w, uint32_t x) const;
 };
 
 enum class AcquireOutcome : uint8_t {
@@ -79,7 +94,7 @@ class RegMutexAllocator {
     const RegMutexGeometry& g = geometry_;
     if (g.mode == RegMutexMode::Shared)
       return x < g.bs ? warp * g.bs + x : g.srp_offset + lut_[warp] * g.es + (x - g.bs);
-    if (g.mode == RegMutexMode::Owf) return g.owf_physical(warp, x);
+    if (g.cta_pairs()) return g.cta_pair_physical(warp, x);
     const uint32_t unit_base = g.unit_of(warp) * g.pair_registers();
     return x < g.bs ? unit_base + g.side_of(warp) * g.bs + x : unit_base + 2 * g.bs + (x - g.bs);
   }

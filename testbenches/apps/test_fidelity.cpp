@@ -20,11 +20,22 @@ TEST_CASE("cli: experiment fidelity --quick writes fidelity.csv and its page", "
   std::getline(csv, line);
   CHECK(line == "id,design,figure,metric,unit,paper,ours,workloads");
   std::vector<std::string> ids;
+  std::vector<std::string> unmeasured;
   std::string wrf_total_2;
+  std::string tolerable_ltrf;
   while (std::getline(csv, line)) {
     ids.push_back(line.substr(0, line.find(',')));
     if (ids.back() == "wrf.total_2") wrf_total_2 = line;
+    if (ids.back() == "ltrf.tolerable_ltrf") tolerable_ltrf = line;
+    // 'ours' is the column before the last; the last (workloads) is never quoted.
+    const std::string head = line.substr(0, line.rfind(','));
+    if (head.substr(head.rfind(',') + 1).empty()) unmeasured.push_back(ids.back());
   }
+  // Every headline result is measured by the report, none left empty.
+  CHECK(unmeasured.empty());
+  INFO(tolerable_ltrf);
+  // A tolerable latency is a multiple of configuration #1's, the paper's 5.3 beside ours.
+  CHECK(tolerable_ltrf.find(",multiple,5.3,") != std::string::npos);
   const std::vector<std::string> expected = {"rfv.alloc_reduction",
                                              "rfv.shrink_overhead",
                                              "rfv.spill_overhead",

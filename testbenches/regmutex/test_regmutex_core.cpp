@@ -138,15 +138,56 @@ TEST_CASE("owf layout: paired CTAs share extended sets and an unpaired last CTA 
   CHECK(g.registers_needed(40) == 2 * 8 * 42 + 8 * 24);
   std::set<uint32_t> base, ext;
   for (uint32_t w = 0; w < 40; ++w) {
-    for (uint32_t x = 0; x < 18; ++x) CHECK(base.insert(g.owf_physical(w, x)).second);
-    for (uint32_t x = 18; x < 24; ++x) ext.insert(g.owf_physical(w, x));
+    for (uint32_t x = 0; x < 18; ++x) CHECK(base.insert(g.cta_pair_physical(w, x)).second);
+    for (uint32_t x = 18; x < 24; ++x) ext.insert(g.cta_pair_physical(w, x));
   }
   // 2 pairs x 8 shared sets + 8 private sets of the lone CTA, none overlapping a base set.
   CHECK(ext.size() == (2 * 8 + 8) * 6);
   for (uint32_t p : ext) CHECK(base.count(p) == 0);
   CHECK(std::max(*base.rbegin(), *ext.rbegin()) == g.registers_needed(40) - 1);
-  CHECK(g.owf_physical(4 * 8 + 3, 18) != g.owf_physical(3 * 8 + 3, 18));
-  CHECK(g.owf_physical(0 * 8 + 3, 18) == g.owf_physical(1 * 8 + 3, 18));
+  CHECK(g.cta_pair_physical(4 * 8 + 3, 18) != g.cta_pair_physical(3 * 8 + 3, 18));
+  CHECK(g.cta_pair_physical(0 * 8 + 3, 18) == g.cta_pair_physical(1 * 8 + 3, 18));
+}
+
+TEST_CASE("paired warps across CTAs: warp k of CTA slots 2c and 2c+1 share one extended set",
+          "[regmutex][core]") {
+  RegMutexGeometry g = example(RegMutexMode::Paired);
+  g.sections = 0;
+  g.srp_offset = 0;
+  g.pair_ctas = true;
+  g.resident_ctas = 5;  // pairs (0,1), (2,3); CTA 4 alone pairs its adjacent warps
+  CHECK(g.pair_units() == 2 * 8 + 4);
+  CHECK(g.registers_needed(40) == 2 * 8 * 42 + 8 * 18 + 4 * 6);
+  RegMutexAllocator a(g);
+  CHECK(a.free_sections() == 20);
+  REQUIRE(a.acquire(3, 0) == AcquireOutcome::Acquired);
+  // Warp 3 of CTA 1 is the partner and waits; warp 4 of CTA 0 has a unit of its own.
+  CHECK(a.acquire(8 + 3, 1) == AcquireOutcome::NoSection);
+  CHECK(a.acquire(4, 0) == AcquireOutcome::Acquired);
+  CHECK(a.physical(3, 18) == g.cta_pair_physical(3, 18));
+  CHECK(a.physical(3, 0) != a.physical(8 + 3, 0));
+  CHECK(a.release(3));
+  REQUIRE(a.acquire(8 + 3, 1) == AcquireOutcome::Acquired);
+  CHECK(a.physical(8 + 3, 18) == a.physical(3, 18));
+  // The lone CTA pairs warps 2 and 3, 4 and 5 of its own.
+  CHECK(a.acquire(32 + 3, 4) == AcquireOutcome::Acquired);
+  CHECK(a.acquire(32 + 4, 4) == AcquireOutcome::Acquired);
+  CHECK(a.acquire(32 + 2, 4) == AcquireOutcome::NoSection);
+  CHECK(a.free_sections() == 20 - 4);
+  CHECK(a.storage_bits().pair_bitmask == 24);
+  // Every base set and extended set of the launch is distinct and inside 840 registers.
+  std::set<uint32_t> base, ext;
+  for (uint32_t w = 0; w < 40; ++w) {
+    for (uint32_t x = 0; x < 18; ++x) CHECK(base.insert(g.cta_pair_physical(w, x)).second);
+    for (uint32_t x = 18; x < 24; ++x) ext.insert(g.cta_pair_physical(w, x));
+  }
+  CHECK(ext.size() == 20 * 6);
+  for (uint32_t p : ext) CHECK(base.count(p) == 0);
+  CHECK(std::max(*base.rbegin(), *ext.rbegin()) == g.registers_needed(40) - 1);
+  // The default pairs adjacent warps of one CTA: warp 3 with warp 2.
+  g.pair_ctas = false;
+  CHECK(g.unit_of(3) == g.unit_of(2));
+  CHECK(g.unit_of(3) != g.unit_of(8 + 3));
 }
 
 TEST_CASE("acquire regions: compaction moves the short-lived register into E_s",
@@ -216,4 +257,34 @@ TEST_CASE("plan: a forced E_s that breaks a deadlock rule is a ConfigError befor
   CHECK(ok.applied);
   CHECK(ok.geometry.bs == 4);
   CHECK(ok.geometry.sections > 0);
+}
+
+TEST_CASE("regmutex plan: pairing CTAs is for paired mode and changes the pair layout",
+          "[regmutex][compiler]") {
+  const Kernel k = make_kernel({{"MOV R0, c[0x0][0x20]", "MOV R1, c[0x0][0x24]", "IADD R5, R0, R1",
+                                 "IADD R0, R0, R5", "STS [R0], R0", "EXIT"}},
+                               {});
+  KernelShape shape;
+  shape.name = "k";
+  shape.ctas = 16;
+  shape.threads_per_cta = 96;  // 3 warps: adjacent pairs would straddle CTAs
+  shape.regs_per_thread = 8;
+  const SmLimits sm;
+  try {
+    plan_regmutex(k, shape, sm, RegMutexMode::Shared, 4, sm.registers / 32, true);
+    FAIL("no error");
+  } catch (const ConfigError& e) {
+    CHECK_THAT(e.what(), Catch::Contains("regmutex.pairing = ctas"));
+  }
+  const RegMutexPlan warps = plan_regmutex(k, shape, sm, RegMutexMode::Paired, 4, 120);
+  const RegMutexPlan ctas = plan_regmutex(k, shape, sm, RegMutexMode::Paired, 4, 120, true);
+  CHECK_FALSE(warps.geometry.pair_ctas);
+  CHECK(ctas.geometry.pair_ctas);
+  CHECK_THAT(ctas.decision, Catch::Contains("pairs of CTAs"));
+  // 120 warp registers, 2|B_s| + |E_s| = 12 per unit: adjacent pairs fit 10 units = 20
+  // warps = 6 CTAs; CTA pairs need 3 units of 12 per pair of CTAs and 3 x 4 + 2 x 4 for a
+  // lone CTA: 3 pairs (108) and no room for a seventh CTA's 20.
+  CHECK(warps.geometry.resident_ctas == 6);
+  CHECK(ctas.geometry.resident_ctas == 6);
+  CHECK(ctas.geometry.registers_needed(18) == 3 * 3 * 12);
 }

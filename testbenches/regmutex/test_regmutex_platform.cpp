@@ -56,6 +56,20 @@ TEST_CASE("regmutex-paired preset on lavamd: zero mismatches", "[regmutex][platf
   CHECK(s["occupancy"]["warps"].get<uint32_t>() > b["baseline_warps"].get<uint32_t>());
 }
 
+TEST_CASE("regmutex-paired-ctas preset on bfs: pairs across CTAs and a lone CTA, zero mismatches",
+          "[regmutex][platform]") {
+  // 16-warp CTAs, 3 resident: CTA slots 0 and 1 pair, slot 2 pairs its own warps.
+  const nlohmann::json s =
+      run_platform("regmutex-paired-ctas", "regmutex-bfs", {"profile.ctas=12"});
+  check_clean(s);
+  const nlohmann::json& b = s["blocks"]["regmutex"];
+  CHECK(b["mode"] == "paired");
+  CHECK_THAT(b["decision"].get<std::string>(), Catch::Contains("pairs of CTAs"));
+  CHECK(b["acquires"].get<uint64_t>() > 0);
+  CHECK(s["occupancy"]["warps"] == 48);
+  CHECK(b["baseline_warps"] == 32);
+}
+
 TEST_CASE("regmutex-64k preset on gaussian: zero mismatches", "[regmutex][platform]") {
   const nlohmann::json s = run_platform("regmutex-64k", "regmutex-gaussian", {"profile.ctas=12"});
   check_clean(s);

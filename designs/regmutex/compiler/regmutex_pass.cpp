@@ -56,7 +56,11 @@ uint32_t fitting_ctas(const SmLimits& sm, const KernelShape& shape, const RegMut
 
 RegMutexPlan plan_regmutex(const Kernel& static_kernel, const KernelShape& shape,
                            const SmLimits& sm, RegMutexMode mode, uint32_t forced_es,
-                           uint32_t register_file) {
+                           uint32_t register_file, bool pair_ctas) {
+  if (pair_ctas && mode != RegMutexMode::Paired)
+    throw ConfigError(std::string("regmutex.pairing = ctas pairs the extended sets of mode "
+                                  "paired; regmutex.mode is ") +
+                      to_string(mode));
   const Kernel kernel = as_executed(static_kernel);
   RegMutexPlan plan;
   plan.register_file = register_file;
@@ -65,6 +69,7 @@ RegMutexPlan plan_regmutex(const Kernel& static_kernel, const KernelShape& shape
   const uint32_t R = plan.baseline.regs_per_thread;
   RegMutexGeometry& g = plan.geometry;
   g.mode = mode;
+  g.pair_ctas = pair_ctas;
   g.max_warps = sm.max_warps;
   g.warps_per_cta = plan.baseline.warps_per_cta;
   if (kernel.regs_used() > R)
@@ -158,7 +163,8 @@ RegMutexPlan plan_regmutex(const Kernel& static_kernel, const KernelShape& shape
   plan.occupancy.ctas = ctas;
   plan.occupancy.limiter = std::string("registers (RegMutex ") + to_string(mode) + " base set)";
   if (limit.ctas == ctas && limit.limiter != "registers") plan.occupancy.limiter = limit.limiter;
-  plan.decision = std::string(to_string(mode)) + ": |B_s| = " + str(bs) + ", |E_s| = " + str(es) +
+  plan.decision = std::string(to_string(mode)) + (pair_ctas ? " (pairs of CTAs)" : "") +
+                  ": |B_s| = " + str(bs) + ", |E_s| = " + str(es) +
                   (forced_es     ? " (forced)"
                    : owf_chooses ? " (smallest raising OWF occupancy)"
                                  : " (sizing pass)") +
@@ -174,7 +180,8 @@ void warpreg_register_passes_regmutex(PassRegistry& registry) {
       [](const Kernel& kernel, const PassContext& context) {
         const RegMutexParams params(&context.params);
         return plan_regmutex(kernel, context.kernel, context.limits, params.mode,
-                             params.extended_regs, context.regfile.physical_registers());
+                             params.extended_regs, context.regfile.physical_registers(),
+                             params.pairing);
       });
 }
 
