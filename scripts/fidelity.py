@@ -37,7 +37,8 @@ def selected(row, results):
             continue
         if any(r.get(k) != v for k, v in row.get("filter", {}).items()):
             continue
-        needed = [row["column"]] + [row[k] for k in ("per",) if k in row]
+        needed = row["sum"] if "sum" in row else [row["column"]]
+        needed = needed + [row[k] for k in ("per",) if k in row]
         for column in needed + ([row["tolerable"]["x"]] if "tolerable" in row else []):
             if column not in r:
                 sys.exit(f"fidelity.py: {row['id']}: no column '{column}' in "
@@ -72,12 +73,36 @@ def tolerable(row, results):
     return statistics.mean(crossing(c, row["tolerable"]["limit"]) for c in curves.values())
 
 
+def summed_over_baseline(row, results):
+    """The mean over the row's runs of the sum of its 'sum' columns divided by the same
+    sum on each run's baseline point (a quantity no single statistic holds, such as
+    seed 001's register-file energy: banks, wires and codec without the collectors)."""
+    by_point = {r["point"]: r for r in results}
+
+    def total(r):
+        return sum(number(r.get(c)) or 0.0 for c in row["sum"])
+
+    ratios = []
+    for r in selected(row, results):
+        base = by_point.get(r.get("baseline"))
+        if base is None:
+            sys.exit(f"fidelity.py: {row['id']}: point {r['point']} has no baseline point")
+        if total(base) > 0:
+            ratios.append(total(r) / total(base))
+    if not ratios:
+        return None
+    mean = statistics.mean(ratios)
+    return mean - 1.0 if row.get("transform") == "minus_one" else mean
+
+
 def measure(row, results):
     """The row's figure: the mean of its column (divided by its 'per' column) over its
     preset's rows as a signed fraction, or a tolerable multiple."""
     transform = row.get("transform", "none")
     if transform == "tolerable":
         return tolerable(row, results)
+    if "sum" in row:
+        return summed_over_baseline(row, results)
     values = []
     for r in selected(row, results):
         v = number(r[row["column"]])
