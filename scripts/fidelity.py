@@ -167,7 +167,8 @@ def main():
     for row in rows:
         ours = measure(row, results[row["experiment"]]) if row.get("experiment") else None
         other = row.get("other")
-        beside = measure(row, results[other["experiment"]]) if other else None
+        # The other workloads may need their own filter (a workload named real:ROW).
+        beside = (measure({**row, **other}, results[other["experiment"]]) if other else None)
         table.append({**{k: row.get(k, "") for k in COLUMNS}, "ours": ours, "beside": beside})
     with open(out / "fidelity.csv", "w", newline="") as f:
         w = csv.writer(f, lineterminator="\n")
