@@ -229,7 +229,17 @@ bool RfvStage::handle_metadata(uint32_t slot, WarpState& w, const WarpInst& inst
 IssueVerdict RfvStage::before_issue(uint32_t slot, uint32_t cta_slot, uint32_t index,
                                     const WarpInst& inst, uint64_t now) {
   WarpState& w = warps_[slot];
-  if (w.spilled && !refill(slot, now)) return IssueVerdict::Wait;
+  if (w.spilled) {
+    // A spilled warp of a CTA the throttle holds back does not refill: its registers
+    // would come out of what the throttle keeps for the CTA it lets run, and that CTA's
+    // own spilled warp could then never refill (a livelock of spills and fills).
+    const uint32_t allowed = balance_.allowed_cta(table_.core().free_registers());
+    if (allowed != RegisterBalance::kAnyCta && allowed != cta_slot) {
+      ++stats_.throttled_issues;
+      return IssueVerdict::Wait;
+    }
+    if (!refill(slot, now)) return IssueVerdict::Wait;
+  }
   if (w.fill_ready > now) return IssueVerdict::Wait;
   if (w.meta_index != index) {
     w.meta_index = index;
@@ -375,6 +385,15 @@ std::string RfvStage::wait_report() const {
   for (uint32_t b = 0; b < t.config().rf_banks; ++b)
     out += (b ? " " : "bank ") + std::to_string(t.free_in_bank(b));
   out += ")";
+  if (params_.allocate_at == RfvAllocation::AtWrite) {
+    out += ", reserved for writes in flight (";
+    for (uint32_t b = 0; b < t.config().rf_banks; ++b)
+      out += (b ? " " : "bank ") + std::to_string(reserved_per_bank_[b]);
+    out += ")";
+  }
+  out += ", spilled warps:";
+  for (uint32_t s = 0; s < warps_.size(); ++s)
+    if (warps_[s].spilled) out += " " + std::to_string(s);
   const uint32_t allowed = balance_.allowed_cta(t.free_registers());
   if (allowed != RegisterBalance::kAnyCta)
     out += ", only CTA slot " + std::to_string(allowed) + " may issue";

@@ -93,6 +93,22 @@ TEST_CASE("rfv: a single CTA larger than the register file spills instead of dea
   CHECK(s["blocks"]["rfv"]["fills"] == s["blocks"]["rfv"]["spills"]);
 }
 
+TEST_CASE("rfv: a spilled warp waits for the throttle before it refills", "[rfv][platform]") {
+  // parboil-stencil's block2D_new on half the registers: the throttle lets one CTA run,
+  // whose own warp is spilled. Refilling the other CTAs' spilled warps as soon as their
+  // registers fitted took what that warp needed, and the run spilled and refilled until
+  // the watchdog (246 spills in 125,000 cycles).
+  const std::string kernel = std::string(WARPREG_SHARED_DATA_DIR) +
+                             "/cuobjdump/henryzh-GPU_benchmark/parboil-stencil/"
+                             "_cuobjdump_complete_output:sm_10:_Z11block2D_newffPfS_iii";
+  const nlohmann::json s = run("rfv-shrink", kernel, {"cuobjdump.ctas=6"});
+  REQUIRE(s["status"] == "ok");
+  CHECK(s["integrity"]["mismatches"] == 0);
+  const nlohmann::json& rfv = s["blocks"]["rfv"];
+  CHECK(rfv["spills"].get<uint64_t>() > 0);
+  CHECK(rfv["fills"] == rfv["spills"]);
+}
+
 TEST_CASE("rfv: hardware-only renaming releases registers only at warp exit", "[rfv][platform]") {
   const nlohmann::json s = run("rfv-hw-only", kSample, {});
   REQUIRE(s["status"] == "ok");
