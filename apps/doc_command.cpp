@@ -32,17 +32,20 @@ std::string stats_reference() {
   }
   std::ostringstream out;
   out << "Every block also reports `events`, `dynamic_pj`, `leakage_pj`, `average_power_w`, "
-         "`storage_bits` and, when it has power states, `residency` (docs/power.md).\n";
+         "`storage_bits` and, when it has power states, `residency` (docs/power.md). "
+         "\"GPU total\" says how a platform of several SMs combines the SMs' values into its "
+         "top-level `blocks` (docs/gpu.md): the sum, the mean over the SMs, or the largest; "
+         "the keys above sum.\n";
   for (const auto& [block, set] : sets) {
     out << "\n### `" << block << "`\n\n";
     if (set->specs().empty()) {
       out << "Energy only.\n";
       continue;
     }
-    out << "| statistic | type | unit | meaning |\n| --- | --- | --- | --- |\n";
+    out << "| statistic | type | unit | GPU total | meaning |\n| --- | --- | --- | --- | --- |\n";
     for (const StatSet::Spec& s : set->specs())
       out << "| `" << s.name << "` | " << s.type << " | " << cell(s.unit) << " | "
-          << cell(s.description) << " |\n";
+          << to_string(s.combine) << " | " << cell(s.description) << " |\n";
   }
   return out.str();
 }

@@ -16,6 +16,7 @@
 #include <functional>
 #include <memory>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -25,11 +26,18 @@ class StatBase;
 
 class StatSet {
  public:
+  /// How a platform of several SMs combines the SMs' values into its totals.
+  enum class Combine : uint8_t {
+    Sum,   ///< counts, energies, power, storage
+    Mean,  ///< ratios, averages and per-kernel facts: the mean over the SMs
+    Max,   ///< peaks and maxima
+  };
   struct Spec {
     std::string name;
     std::string unit;  ///< "cycles", "accesses", "fraction", "pJ" ...
     std::string description;
     std::string type;  ///< "int", "real", "text", "list", "object"
+    Combine combine = Combine::Sum;
   };
 
   /// `block`: the name the block reports under in stats.json's blocks.
@@ -53,13 +61,19 @@ class StatSet {
   std::vector<const StatBase*> members_;
 };
 
+/// "sum", "mean" or "max".
+const char* to_string(StatSet::Combine combine);
+
 class StatBase {
  public:
   virtual nlohmann::json json_value() const = 0;
 
  protected:
+  /// `combine`: how SMs' values combine; without one, from the type and unit (a counter,
+  /// an energy, a power or a count object sums, a real or a fraction/ratio object is the
+  /// mean, anything else sums).
   StatBase(StatSet* owner, const char* name, const char* unit, const char* description,
-           const char* type);
+           const char* type, std::optional<StatSet::Combine> combine);
   ~StatBase() = default;
   StatBase(const StatBase&) = delete;
   StatBase& operator=(const StatBase&) = delete;
@@ -69,7 +83,7 @@ class StatBase {
 class Counter final : public StatBase {
  public:
   Counter(StatSet* owner, const char* name, const char* unit, const char* description)
-      : StatBase(owner, name, unit, description, "int") {}
+      : StatBase(owner, name, unit, description, "int", StatSet::Combine::Sum) {}
   Counter& operator++() {
     ++value_;
     return *this;
@@ -96,8 +110,9 @@ class Counter final : public StatBase {
 template <class T>
 class Statistic final : public StatBase {
  public:
-  Statistic(StatSet* owner, const char* name, const char* unit, const char* description)
-      : StatBase(owner, name, unit, description, type_name()) {}
+  Statistic(StatSet* owner, const char* name, const char* unit, const char* description,
+            std::optional<StatSet::Combine> combine = std::nullopt)
+      : StatBase(owner, name, unit, description, type_name(), combine) {}
   void set(T value) { value_ = std::move(value); }
   const T& get() const { return value_; }
   nlohmann::json json_value() const override { return value_; }

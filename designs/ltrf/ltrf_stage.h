@@ -53,7 +53,8 @@ struct LtrfStats : StatSet {
   LtrfStats() : StatSet("ltrf") {}
   Statistic<std::string> mode{this, "mode", "", "ltrf.mode of the run."};
   Statistic<uint64_t> main_rf_config{this, "main_rf_config", "configuration",
-                                     "Table 2 row of the main register file."};
+                                     "Table 2 row of the main register file.",
+                                     StatSet::Combine::Mean};
   Statistic<double> main_rf_latency_multiplier{
       this, "main_rf_latency_multiplier", "x",
       "Main register-file latency relative to configuration #1 (Table 2 or the override)."};
@@ -90,11 +91,12 @@ struct LtrfStats : StatSet {
       this, "mean_prefetch_cycles", "cycles",
       "Mean cycles from a PREFETCH or activation to a resident working set."};
   Statistic<uint64_t> max_prefetch_cycles{this, "max_prefetch_cycles", "cycles",
-                                          "Longest PREFETCH or activation."};
+                                          "Longest PREFETCH or activation.", StatSet::Combine::Max};
   Statistic<double> instructions_per_prefetch{this, "instructions_per_prefetch", "instructions",
                                               "Issued warp instructions per PREFETCH."};
   Statistic<uint64_t> intervals{this, "intervals", "intervals",
-                                "Register-intervals (or strands) of the kernel."};
+                                "Register-intervals (or strands) of the kernel.",
+                                StatSet::Combine::Mean};
   Statistic<double> mean_static_interval_length{
       this, "mean_static_interval_length", "instructions",
       "Mean static instructions per register-interval (or strand)."};

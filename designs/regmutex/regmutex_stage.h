@@ -30,13 +30,16 @@ struct RegMutexStats : StatSet {
   Statistic<bool> applied{this, "applied", "",
                           "False when the kernel runs as on the baseline (|E_s| = 0)."};
   Statistic<std::string> decision{this, "decision", "", "What the plan chose and why."};
-  Statistic<uint64_t> base_regs{this, "base_regs", "registers", "|B_s| per thread."};
-  Statistic<uint64_t> extended_regs{this, "extended_regs", "registers", "|E_s| per thread."};
-  Statistic<uint64_t> sections{this, "sections", "sections", "SRP sections (shared mode)."};
+  Statistic<uint64_t> base_regs{this, "base_regs", "registers", "|B_s| per thread.",
+                                StatSet::Combine::Mean};
+  Statistic<uint64_t> extended_regs{this, "extended_regs", "registers", "|E_s| per thread.",
+                                    StatSet::Combine::Mean};
+  Statistic<uint64_t> sections{this, "sections", "sections", "SRP sections (shared mode).",
+                               StatSet::Combine::Mean};
   Statistic<uint64_t> baseline_warps{this, "baseline_warps", "warps",
-                                     "Resident warps without RegMutex."};
+                                     "Resident warps without RegMutex.", StatSet::Combine::Mean};
   Statistic<uint64_t> resident_warps{this, "resident_warps", "warps",
-                                     "Resident warps with RegMutex."};
+                                     "Resident warps with RegMutex.", StatSet::Combine::Mean};
   Counter acquires{this, "acquires", "instructions", "Acquire instructions that took a section."};
   Counter first_try_acquires{this, "first_try_acquires", "instructions",
                              "Acquires that found a section at their first try."};
@@ -68,7 +71,8 @@ struct RegMutexStats : StatSet {
   Statistic<nlohmann::json> static_regions{
       this, "static", "instructions",
       "Static counts: instructions, acquire_state_instructions, over_base_instructions, "
-      "acquire_points, release_points, barrier_live_registers."};
+      "acquire_points, release_points, barrier_live_registers.",
+      StatSet::Combine::Mean};
 };
 
 class RegMutexStage : public OperandStage, public IssueHook, public ReportingBlock {

@@ -152,10 +152,12 @@ struct RfvStats : StatSet {
       "warps): seed 000 §9.1's count."};
   Statistic<uint64_t> peak_allocated_registers{
       this, "peak_allocated_registers", "registers",
-      "Most registers allocated at once with renaming (mapped plus exempt of resident warps)."};
+      "Most registers allocated at once with renaming (mapped plus exempt of resident warps).",
+      StatSet::Combine::Max};
   Statistic<uint64_t> peak_baseline_registers{
       this, "peak_baseline_registers", "registers",
-      "Most registers the baseline allocates at once (every register of every resident warp)."};
+      "Most registers the baseline allocates at once (every register of every resident warp).",
+      StatSet::Combine::Max};
   Statistic<double> allocation_reduction{
       this, "allocation_reduction", "fraction",
       "Fig. 10 as the paper counts it: 1 - touched_registers / peak_baseline_registers."};

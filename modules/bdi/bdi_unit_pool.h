@@ -92,7 +92,8 @@ struct BdiUnitEnergyParams : ParamSet {
 struct BdiUnitPoolStats : StatSet {
   explicit BdiUnitPoolStats(std::string block) : StatSet(std::move(block)) {}
   Statistic<uint64_t> units{this, "units", "units",
-                            "Units in the pool, each pipelined: one register per cycle."};
+                            "Units in the pool, each pipelined: one register per cycle.",
+                            StatSet::Combine::Mean};
   Counter activations{this, "activations", "registers", "Operations the units performed."};
   Counter contended{this, "contended", "registers",
                     "Operations that found every unit busy in their cycle and waited."};

@@ -94,13 +94,16 @@ struct RenamingTableStats : StatSet {
   Counter allocation_failures{this, "allocation_failures", "writes",
                               "Mappings asked for in a bank with no free register."};
   Statistic<uint64_t> max_mapped_registers{this, "max_mapped_registers", "registers",
-                                           "Most renamed registers mapped at once."};
+                                           "Most renamed registers mapped at once.",
+                                           StatSet::Combine::Max};
   Statistic<uint64_t> exempt_registers{
       this, "exempt_registers", "registers per thread",
       "Architected registers the compiler left out of the table (mapped "
-      "directly, never released)."};
+      "directly, never released).",
+      StatSet::Combine::Mean};
   Statistic<uint64_t> renamed_registers{this, "renamed_registers", "registers per thread",
-                                        "Architected registers the table renames."};
+                                        "Architected registers the table renames.",
+                                        StatSet::Combine::Mean};
   Statistic<uint64_t> storage_bits{
       this, "storage_bits", "bits",
       "Table entries plus the availability vectors (one bit per physical "

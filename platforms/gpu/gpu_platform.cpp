@@ -44,18 +44,90 @@ class SmPlatformAdapter final : public Platform {
   SmPlatform platform_;
 };
 
-/// Adds the numbers of `from` into `into`, recursively (objects of counters).
-void add_numbers(nlohmann::json& into, const nlohmann::json& from) {
-  if (!into.is_object()) into = nlohmann::json::object();
-  for (auto it = from.begin(); it != from.end(); ++it) {
-    if (it->is_object()) {
-      add_numbers(into[it.key()], *it);
-    } else if (it->is_number_unsigned()) {
-      into[it.key()] = into.value(it.key(), uint64_t{0}) + it->get<uint64_t>();
-    } else if (it->is_number()) {
-      into[it.key()] = into.value(it.key(), 0.0) + it->get<double>();
+using Combine = StatSet::Combine;
+
+/// A key no StatSet declares (the energy accounts, the memory blocks' reports): its
+/// name says whether it is a mean or a share; anything else is a count or an energy.
+Combine combine_by_name(const std::string& key) {
+  auto ends_with = [&](const char* suffix) {
+    const std::string s(suffix);
+    return key.size() >= s.size() && key.compare(key.size() - s.size(), s.size(), s) == 0;
+  };
+  if (ends_with("_mean") || ends_with("utilisation") || ends_with("_rate") || ends_with("_share") ||
+      ends_with("_fraction") || ends_with("ratio"))
+    return Combine::Mean;
+  return Combine::Sum;
+}
+
+/// The SMs' values of one statistic combined: numbers by `combine` (a mean of equal
+/// values keeps the value as it is), objects key by key, numeric lists of one length
+/// element by element; text, flags and other lists are the first SM's.
+nlohmann::json combine_values(const std::vector<const nlohmann::json*>& values, Combine combine,
+                              bool by_name) {
+  const nlohmann::json& first = *values.front();
+  if (first.is_object()) {
+    nlohmann::json out = nlohmann::json::object();
+    for (const nlohmann::json* v : values) {
+      for (auto it = v->begin(); it != v->end(); ++it) {
+        if (out.contains(it.key())) continue;
+        std::vector<const nlohmann::json*> sub;
+        for (const nlohmann::json* w : values)
+          if (w->is_object() && w->contains(it.key())) sub.push_back(&(*w)[it.key()]);
+        out[it.key()] = combine_values(sub, by_name ? combine_by_name(it.key()) : combine, by_name);
+      }
+    }
+    return out;
+  }
+  if (first.is_array()) {
+    for (const nlohmann::json* v : values)
+      if (!v->is_array() || v->size() != first.size()) return first;
+    nlohmann::json out = nlohmann::json::array();
+    for (size_t i = 0; i < first.size(); ++i) {
+      if (!first[i].is_number()) return first;
+      std::vector<const nlohmann::json*> column;
+      for (const nlohmann::json* v : values) column.push_back(&(*v)[i]);
+      out.push_back(combine_values(column, combine, false));
+    }
+    return out;
+  }
+  if (!first.is_number()) return first;
+  bool all_unsigned = true, all_equal = true;
+  for (const nlohmann::json* v : values) {
+    if (!v->is_number()) return first;
+    all_unsigned = all_unsigned && v->is_number_unsigned();
+    all_equal = all_equal && *v == first;
+  }
+  switch (combine) {
+    case Combine::Sum: {
+      if (all_unsigned) {
+        uint64_t sum = 0;
+        for (const nlohmann::json* v : values) sum += v->get<uint64_t>();
+        return sum;
+      }
+      double sum = 0.0;
+      for (const nlohmann::json* v : values) sum += v->get<double>();
+      return sum;
+    }
+    case Combine::Max: {
+      const nlohmann::json* best = values.front();
+      for (const nlohmann::json* v : values)
+        if (v->get<double>() > best->get<double>()) best = v;
+      return *best;
+    }
+    case Combine::Mean: {
+      if (all_equal) return first;
+      double sum = 0.0;
+      for (const nlohmann::json* v : values) sum += v->get<double>();
+      return sum / double(values.size());
     }
   }
+  return first;
+}
+
+/// Totals of one group of the SMs' reports (`rf`, `memory.l1_total` ...): each key by
+/// its name's rule.
+nlohmann::json combine_group(const std::vector<const nlohmann::json*>& values) {
+  return combine_values(values, Combine::Sum, /*by_name=*/true);
 }
 
 }  // namespace
@@ -116,19 +188,10 @@ class GpuPlatformImpl {
       j["sm"] = s;
       j["active_cycles"] = node.sm().end_cycle();
       j["ctas"] = distributor_->issued_to(s);
-      add_numbers(totals["integrity"], j["integrity"]);
-      add_numbers(totals["rf"], j["rf"]);
-      add_numbers(totals["energy_pj"], j["energy_pj"]);
-      add_numbers(totals["instructions_by_class"], j["instructions_by_class"]);
-      add_numbers(totals["blocks"], j["blocks"]);
       for (const char* key :
            {"loads", "load_hits", "stores", "local_loads", "local_hits", "local_stores"})
         totals["memory"][key] =
             totals["memory"].value(key, uint64_t{0}) + j["memory"][key].get<uint64_t>();
-      if (j["memory"].contains("load_store_unit")) {
-        add_numbers(totals["memory"]["load_store_unit"], j["memory"]["load_store_unit"]);
-        add_numbers(totals["memory"]["l1_total"], j["memory"]["blocks"]["l1"]);
-      }
       for (const char* key : {"warp_instructions", "thread_instructions", "metadata_instructions",
                               "issue_hook_waits"})
         totals[key] = totals.value(key, uint64_t{0}) + j[key].get<uint64_t>();
@@ -138,6 +201,23 @@ class GpuPlatformImpl {
       }
       per_sm.push_back(std::move(j));
     }
+    auto group = [&](std::initializer_list<const char*> path) {
+      std::vector<const nlohmann::json*> values;
+      for (const nlohmann::json& j : per_sm) {
+        const nlohmann::json* v = &j;
+        for (const char* key : path) v = v->contains(key) ? &(*v)[key] : nullptr;
+        if (v == nullptr) break;
+        values.push_back(v);
+      }
+      return values;
+    };
+    for (const char* key : {"integrity", "rf", "energy_pj", "instructions_by_class"})
+      totals[key] = combine_group(group({key}));
+    if (per_sm.front()["memory"].contains("load_store_unit")) {
+      totals["memory"]["load_store_unit"] = combine_group(group({"memory", "load_store_unit"}));
+      totals["memory"]["l1_total"] = combine_group(group({"memory", "blocks", "l1"}));
+    }
+    totals["blocks"] = combine_blocks(per_sm);
     nlohmann::json stats = std::move(totals);
     const nlohmann::json& first = per_sm.front();
     if (!stats.contains("status")) stats["status"] = "ok";
@@ -180,6 +260,33 @@ class GpuPlatformImpl {
             {"operand_path", clusters_.front()->node.operand_path()},
             {"blocks_per_sm", std::move(blocks)},
             {"params", params_.to_json()}};
+  }
+
+  /// `blocks` over the SMs: each statistic a block declares as its StatSet says
+  /// (counters sum, ratios and per-kernel facts are the mean, peaks the maximum); the
+  /// rest (energy accounts, storage) by name.
+  nlohmann::json combine_blocks(const nlohmann::json& per_sm) const {
+    nlohmann::json out = nlohmann::json::object();
+    for (auto block = per_sm.front()["blocks"].begin(); block != per_sm.front()["blocks"].end();
+         ++block) {
+      const StatSet* set = block_statistics(block.key());
+      nlohmann::json& into = out[block.key()] = nlohmann::json::object();
+      for (auto stat = block->begin(); stat != block->end(); ++stat) {
+        std::vector<const nlohmann::json*> values;
+        for (const nlohmann::json& j : per_sm) {
+          const nlohmann::json& b = j["blocks"];
+          if (b.contains(block.key()) && b[block.key()].contains(stat.key()))
+            values.push_back(&b[block.key()][stat.key()]);
+        }
+        const StatSet::Spec* spec = nullptr;
+        if (set)
+          for (const StatSet::Spec& s : set->specs())
+            if (s.name == stat.key()) spec = &s;
+        into[stat.key()] = spec ? combine_values(values, spec->combine, false)
+                                : combine_values(values, combine_by_name(stat.key()), true);
+      }
+    }
+    return out;
   }
 
   const StatSet* block_statistics(const std::string& name) const {

@@ -120,3 +120,38 @@ TEST_CASE("GPU: a design applies to every SM and reports under its single-SM nam
                s["sms"][1]["blocks"]["rfv"]["dynamic_pj"].get<double>()));
   CHECK(platform.block_statistics("rfv") != nullptr);
 }
+
+TEST_CASE("GPU: totals sum counters, average ratios and facts, and keep peaks", "[gpu][design]") {
+  // Each statistic combines over the SMs as its block declares it (StatSet::Combine):
+  // a sum of 15 leakage savings would read 14, a sum of |B_s| 270.
+  const Params params =
+      Params::load("regmutex", {"gpu.sms=3", "mem.model=memory_system", "sim.quantum_cycles=140"});
+  GpuPlatform platform(params, open_workload("regmutex-bfs", params));
+  const nlohmann::json s = platform.run();
+  REQUIRE(s["status"] == "ok");
+  REQUIRE(s["sms"].size() == 3);
+  const nlohmann::json& total = s["blocks"]["regmutex"];
+  auto per_sm = [&](const char* block, const char* key) {
+    std::vector<double> v;
+    for (const auto& sm : s["sms"]) v.push_back(sm["blocks"][block][key].get<double>());
+    return v;
+  };
+  const std::vector<double> acquires = per_sm("regmutex", "acquires");
+  CHECK(total["acquires"].get<double>() == acquires[0] + acquires[1] + acquires[2]);
+  const std::vector<double> rate = per_sm("regmutex", "acquire_success_rate");
+  CHECK(total["acquire_success_rate"].get<double>() == Approx((rate[0] + rate[1] + rate[2]) / 3));
+  CHECK(total["acquire_success_rate"].get<double>() <= 1.0);
+  CHECK(total["base_regs"] == s["sms"][0]["blocks"]["regmutex"]["base_regs"]);
+  CHECK(total["mode"] == "shared");
+  // Names no StatSet declares: energies sum, the L1s' means are the mean over the SMs.
+  const std::vector<double> l1_mean = [&] {
+    std::vector<double> v;
+    for (const auto& sm : s["sms"])
+      v.push_back(sm["memory"]["blocks"]["l1"]["mshr_occupancy_mean"].get<double>());
+    return v;
+  }();
+  CHECK(s["memory"]["l1_total"]["mshr_occupancy_mean"].get<double>() ==
+        Approx((l1_mean[0] + l1_mean[1] + l1_mean[2]) / 3));
+  const std::vector<double> pj = per_sm("regmutex", "dynamic_pj");
+  CHECK(total["dynamic_pj"].get<double>() == Approx(pj[0] + pj[1] + pj[2]));
+}
