@@ -102,6 +102,19 @@ static void declare_kernel_driver_params(std::vector<ParamSpec>& out) {
                             "by a store. 0: the kernel as given.",
                             "seed 000 §8.1 and Fig. 11a: the compiler-spill alternative to "
                             "GPU-shrink at 64 KB"));
+  {
+    ParamSpec mix;
+    mix.name = "kernel.address_mix";
+    mix.type = ParamType::Text;
+    mix.default_value = "benchmark";
+    mix.description =
+        "Address models of a profile's or a cuobjdump/.dot kernel's loads and stores on "
+        "mem.model=memory_system: 'benchmark' the mix of the benchmark row the workload "
+        "belongs to (stimuli/benchmarks/address_mixes.json; none for other kernels), 'none' "
+        "the SM's default models, or a mix's JSON file (docs/memory.md, 'Address models').";
+    mix.source = "warpreg (issue 16)";
+    out.push_back(mix);
+  }
   out.push_back(profile_int("profile.ctas", 0, 0, 1 << 24, "CTAs",
                             "Grid size of a profile workload; 0 keeps the profile's own "
                             "(use a small value for quick runs).",

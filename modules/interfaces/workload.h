@@ -42,6 +42,9 @@ struct WarpTrace {
 struct GridSite {
   uint64_t warp = 0;        ///< the warp's index in the grid (CTA x warps per CTA + warp)
   uint64_t grid_warps = 1;  ///< warps in the grid
+  /// Which execution of the instruction by this warp it is (WarpInst::mem_tag for an
+  /// instruction that declares its space, else its index in the warp's stream).
+  uint64_t instance = 0;
 };
 
 /// One warp's dynamic instructions, ending with an Exit instruction, produced on demand

@@ -52,8 +52,9 @@ uint64_t unsigned_field(const nlohmann::json& j, const char* key, uint64_t fallb
 AddressModelConfig model_from(const nlohmann::json& j, AddressModelConfig m, std::string_view where,
                               const std::string& path) {
   if (!j.is_object()) refuse(where, path.substr(0, path.size() - 1), "must be an object");
-  static const char* const kKeys[] = {
-      "space", "pattern", "access_bytes", "base", "stride_bytes", "footprint_bytes", "pc"};
+  static const char* const kKeys[] = {"space", "pattern",      "access_bytes",
+                                      "base",  "stride_bytes", "footprint_bytes",
+                                      "array", "pc",           "share"};
   for (const auto& item : j.items()) {
     bool known = false;
     for (const char* k : kKeys) known = known || item.key() == k;
@@ -73,15 +74,43 @@ AddressModelConfig model_from(const nlohmann::json& j, AddressModelConfig m, std
   m.base = unsigned_field(j, "base", m.base, where, path);
   m.stride_bytes = unsigned_field(j, "stride_bytes", m.stride_bytes, where, path);
   m.footprint_bytes = unsigned_field(j, "footprint_bytes", m.footprint_bytes, where, path);
+  if (const auto it = j.find("array"); it != j.end()) {
+    if (!it->is_string() || (*it != "own" && *it != "fixed"))
+      refuse(where, path + "array", "must be 'own' or 'fixed'");
+    m.own_array = *it == "own";
+  }
   return m;
+}
+
+void validate_shares(const std::vector<AddressShare>& shares, const std::string& name) {
+  double total = 0;
+  for (size_t i = 0; i < shares.size(); ++i) {
+    const std::string where = name + ".shares[" + std::to_string(i) + "]";
+    const AddressShare& s = shares[i];
+    if (!(s.share > 0 && s.share <= 1)) refuse(where, "share", "must be in (0, 1]");
+    if (s.model.space == MemSpace::Local)
+      refuse(where, "space", "cannot be local (local words follow the thread's frame)");
+    s.model.validate(where);
+    total += s.share;
+  }
+  if (total > 1 + 1e-9)
+    refuse(name, "shares", "add up to " + std::to_string(total) + " (at most 1)");
 }
 
 nlohmann::json model_json(const AddressModelConfig& m) {
   return {
       {"space", std::string(to_string(m.space))}, {"pattern", std::string(to_string(m.pattern))},
       {"access_bytes", m.access_bytes},           {"base", m.base},
-      {"stride_bytes", m.stride_bytes},           {"footprint_bytes", m.footprint_bytes}};
+      {"stride_bytes", m.stride_bytes},           {"footprint_bytes", m.footprint_bytes},
+      {"array", m.own_array ? "own" : "fixed"}};
 }
+
+constexpr uint64_t kGlobalArrays = 0x10000000ull;  // 32 x 64 MiB from 256 MiB
+constexpr uint64_t kGlobalArrayBytes = 0x4000000ull;
+constexpr uint64_t kGlobalArrayCount = 32;
+constexpr uint64_t kConstantTables = 0x0F000000ull;  // 16 x 4 KiB from 240 MiB
+constexpr uint64_t kConstantTableBytes = 0x1000ull;
+constexpr uint64_t kConstantTableCount = 16;
 
 }  // namespace
 
@@ -89,6 +118,17 @@ std::string_view to_string(AddressPattern pattern) {
   for (const auto& [p, n] : kPatterns)
     if (p == pattern) return n;
   return "?";
+}
+
+uint64_t array_base(MemSpace space, uint64_t pc) {
+  if (space == MemSpace::Constant)
+    return kConstantTables + ((pc >> 3) % kConstantTableCount) * kConstantTableBytes;
+  return kGlobalArrays + ((pc >> 3) % kGlobalArrayCount) * kGlobalArrayBytes;
+}
+
+uint64_t array_bytes(MemSpace space) {
+  if (space == MemSpace::Constant) return kConstantTableBytes;
+  return space == MemSpace::Global ? kGlobalArrayBytes : 0;
 }
 
 void AddressModelConfig::validate(std::string_view name) const {
@@ -109,12 +149,23 @@ void AddressModelConfig::validate(std::string_view name) const {
            "must be coalesced for local memory (each thread's words are private and interleaved)");
   if (space == MemSpace::Local && base % 4 != 0)
     refuse(name, "base", "must be a multiple of 4 for local memory (a word of the thread's frame)");
+  if (own_array && space != MemSpace::Global && space != MemSpace::Constant)
+    refuse(name, "array", "can be 'own' only for global and constant memory");
+  if (own_array && base + footprint_bytes > array_bytes(space))
+    refuse(name, "footprint_bytes",
+           "with base must fit the instruction's own array (" + std::to_string(array_bytes(space)) +
+               " bytes)");
 }
 
 AddressModel::AddressModel(const AddressModelConfig& config, uint64_t seed, uint64_t pc,
                            const LocalLayout& local, std::string_view name)
     : config_(config), seed_(seed), pc_(pc), local_(local) {
   config_.validate(name);
+  if (config_.own_array) {
+    if (config_.footprint_bytes == 0)
+      config_.footprint_bytes = array_bytes(config_.space) - config_.base;
+    config_.base += array_base(config_.space, pc);
+  }
   if (local_.sms == 0 || local_.threads_per_sm == 0)
     throw ConfigError(std::string(name) + ": the local layout needs SMs and threads");
 }
@@ -157,8 +208,19 @@ void AddressModel::generate(const AccessSite& site, LaneMask active, WarpAccess&
     out.address[lane] = (active & (1u << lane)) ? address(site, lane) : 0;
 }
 
-AddressModelConfig AddressMix::model_for(uint64_t pc, MemSpace space) const {
+AddressModelConfig AddressMix::model_for(uint64_t pc, MemSpace space, bool declared,
+                                         bool store) const {
   if (const auto it = instructions.find(pc); it != instructions.end()) return it->second;
+  // 53 bits of a hash of (seed, pc): the same instruction draws the same share every run.
+  const double draw = double(mix(mix(seed) ^ pc) >> 11) * 0x1.0p-53;
+  double cumulative = 0;
+  for (const AddressShare& s : shares) {
+    if (declared && s.model.space != space) continue;
+    if (store && s.model.space == MemSpace::Constant) continue;
+    cumulative += s.share;
+    if (draw < cumulative) return s.model;
+  }
+  if (!declared) space = MemSpace::Global;
   if (const auto it = defaults.find(space); it != defaults.end()) return it->second;
   AddressModelConfig m;
   m.space = space;
@@ -172,6 +234,7 @@ void AddressMix::validate(std::string_view name) const {
     if (m.space != space) refuse(where, "space", "differs from the default it is listed under");
     m.validate(where);
   }
+  validate_shares(shares, n);
   for (const auto& [pc, m] : instructions)
     m.validate(n + ".instructions[pc " + std::to_string(pc) + "]");
 }
@@ -183,6 +246,12 @@ nlohmann::json AddressMix::to_json() const {
     nlohmann::json model = model_json(m);
     model.erase("space");
     j["defaults"][std::string(to_string(space))] = model;
+  }
+  j["shares"] = nlohmann::json::array();
+  for (const AddressShare& s : shares) {
+    nlohmann::json model = model_json(s.model);
+    model["share"] = s.share;
+    j["shares"].push_back(model);
   }
   j["instructions"] = nlohmann::json::array();
   for (const auto& [pc, m] : instructions) {
@@ -199,7 +268,7 @@ AddressMix AddressMix::from_json(const nlohmann::json& j, std::string_view where
   AddressMix mix;
   for (const auto& item : j.items()) {
     const std::string& k = item.key();
-    if (k != "benchmark" && k != "seed" && k != "rationale" && k != "defaults" &&
+    if (k != "benchmark" && k != "seed" && k != "rationale" && k != "defaults" && k != "shares" &&
         k != "instructions")
       refuse(where, k, "is not a field of an address mix");
   }
@@ -225,6 +294,21 @@ AddressMix AddressMix::from_json(const nlohmann::json& j, std::string_view where
       mix.defaults[m.space] = m;
     }
   }
+  if (const auto it = j.find("shares"); it != j.end()) {
+    if (!it->is_array()) refuse(where, "shares", "must be an array");
+    for (size_t i = 0; i < it->size(); ++i) {
+      const nlohmann::json& entry = (*it)[i];
+      const std::string path = "shares[" + std::to_string(i) + "].";
+      if (!entry.is_object() || !entry.contains("share") || !entry["share"].is_number())
+        refuse(where, path + "share", "is required (a fraction of the instructions)");
+      if (!entry.contains("space")) refuse(where, path + "space", "is required");
+      if (entry.contains("pc")) refuse(where, path + "pc", "belongs in \"instructions\"");
+      AddressShare s;
+      s.share = entry["share"].get<double>();
+      s.model = model_from(entry, AddressModelConfig{}, where, path);
+      mix.shares.push_back(s);
+    }
+  }
   if (const auto it = j.find("instructions"); it != j.end()) {
     if (!it->is_array()) refuse(where, "instructions", "must be an array");
     for (size_t i = 0; i < it->size(); ++i) {
@@ -236,11 +320,13 @@ AddressMix AddressMix::from_json(const nlohmann::json& j, std::string_view where
       const uint64_t pc = unsigned_field(entry, "pc", 0, where, path);
       if (mix.instructions.count(pc) != 0)
         refuse(where, path + "pc", "repeats PC " + std::to_string(pc));
+      if (entry.contains("share")) refuse(where, path + "share", "belongs in \"shares\"");
       const AddressModelConfig m = model_from(entry, AddressModelConfig{}, where, path);
       m.validate(std::string(where) + "." + path.substr(0, path.size() - 1));
       mix.instructions[pc] = m;
     }
   }
+  validate_shares(mix.shares, std::string(where));
   return mix;
 }
 

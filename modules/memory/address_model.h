@@ -12,7 +12,9 @@
 //   random     base + hash(seed, pc, warp, k, lane) mod footprint, aligned to access_bytes
 //   uniform    base + k x access_bytes                 (every lane the same word: a[k])
 // With footprint_bytes > 0 an offset wraps within [base, base + footprint): a small
-// footprint is cache-resident, a large one streams. Spaces:
+// footprint is cache-resident, a large one streams. With own_array (global, constant)
+// the region starts at the instruction's own array (array_base) instead of address 0,
+// and without a footprint wraps at the array's end. Spaces:
 //   global, constant  as above (constant: usually uniform);
 //   shared   offsets within a CTA's shared memory (footprint <= its size); bank conflicts
 //            follow from the lanes' words (Coalescer);
@@ -26,6 +28,7 @@
 #include <nlohmann/json.hpp>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "modules/memory/coalescer.h"
 
@@ -43,9 +46,19 @@ struct AddressModelConfig {
   uint64_t stride_bytes = 4;  ///< strided: distance between consecutive threads
   uint64_t footprint_bytes =
       0;  ///< region size the offsets wrap in; 0 = no wrap (random needs > 0)
+  /// Global and constant: `base` is an offset into the instruction's own array
+  /// (array_base(space, pc)), so that instructions drawing one model do not share data.
+  bool own_array = false;
   /// Throws ConfigError naming `name`.FIELD.
   void validate(std::string_view name) const;
 };
+
+/// The own array of the instruction at `pc` (AddressModelConfig::own_array): global
+/// instructions one of 32 arrays of 64 MiB from 256 MiB up; constant ones one of 16
+/// tables of 4 KiB (the 64 KiB constant space) at 240 MiB. Both below the local region.
+uint64_t array_base(MemSpace space, uint64_t pc);
+/// The size of each own array of `space` (64 MiB global, 4 KiB constant; 0 otherwise).
+uint64_t array_bytes(MemSpace space);
 
 /// Where in the machine a warp executes (what local addresses depend on) and which
 /// execution of the instruction this is.
@@ -84,24 +97,37 @@ class AddressModel {
   LocalLayout local_;
 };
 
-/// A benchmark's address models: one per memory instruction it names by PC, and one per
-/// space for every other memory instruction. JSON:
+/// A share of a benchmark's memory instructions, drawn by PC, and the model they take.
+struct AddressShare {
+  double share = 0;  ///< fraction of the static memory instructions, (0, 1]
+  AddressModelConfig model;
+};
+
+/// A benchmark's address models: one per memory instruction it names by PC, shares of
+/// the others drawn by PC, and one default per space for the rest. JSON:
 /// {"benchmark": "bfs", "seed": 1, "rationale": "...",
 ///  "defaults": {"global": {MODEL}, "local": {MODEL}, ...},
+///  "shares": [{"share": 0.3, "space": "global", MODEL...}, ...],
 ///  "instructions": [{"pc": 72, MODEL...}, ...]}
 /// where MODEL = {"pattern": "coalesced|strided|random|uniform", "access_bytes": 4,
-///                "base": 0, "stride_bytes": 4, "footprint_bytes": 0} (omitted fields
-/// keep their defaults; a "space" field is required in "instructions").
+///                "base": 0, "stride_bytes": 4, "footprint_bytes": 0,
+///                "array": "fixed|own"} (omitted fields keep their defaults; a "space"
+/// field is required in "shares" and "instructions").
 struct AddressMix {
   std::string benchmark;
   std::string rationale;  ///< why the benchmark's accesses look like this
   uint64_t seed = 1;
   std::map<MemSpace, AddressModelConfig> defaults;
+  std::vector<AddressShare> shares;  ///< global, shared or constant; at most 1 in all
   std::map<uint64_t, AddressModelConfig> instructions;  ///< by PC
 
-  /// The model of the instruction at `pc` of space `space`: its own, else the space's
-  /// default, else a coalesced 4-byte model of that space.
-  AddressModelConfig model_for(uint64_t pc, MemSpace space) const;
+  /// The model of the instruction at `pc`: its own; else, by a draw on (seed, pc) over
+  /// the shares (an instruction whose code declares `space` among the shares of that
+  /// space, one without (`declared` false: profiles) among all of them; a store never
+  /// draws a constant share); else the default of its space (global when undeclared),
+  /// else a coalesced 4-byte model of that space.
+  AddressModelConfig model_for(uint64_t pc, MemSpace space, bool declared = true,
+                               bool store = false) const;
   /// Throws ConfigError naming `name`.FIELD (e.g. "bfs.instructions[2].pattern").
   void validate(std::string_view name) const;
   nlohmann::json to_json() const;

@@ -170,7 +170,7 @@ class GpuPlatformImpl {
       memory_config_ = memory_system_config(params_, sms_, memory_tech(tech_));
       memory_ = std::make_unique<memory::MemorySystem>("memory", memory_config_);
       // Binding order is the SM's interconnect port.
-      for (auto& c : clusters_) c->node.l1()->mem_side.bind(memory_->sm_side);
+      for (auto& c : clusters_) c->node.memory_port()->out.bind(memory_->sm_side);
     }
   }
 
@@ -216,6 +216,7 @@ class GpuPlatformImpl {
     if (per_sm.front()["memory"].contains("load_store_unit")) {
       totals["memory"]["load_store_unit"] = combine_group(group({"memory", "load_store_unit"}));
       totals["memory"]["l1_total"] = combine_group(group({"memory", "blocks", "l1"}));
+      totals["memory"]["l1c_total"] = combine_group(group({"memory", "blocks", "l1c"}));
     }
     totals["blocks"] = combine_blocks(per_sm);
     nlohmann::json stats = std::move(totals);
@@ -236,8 +237,8 @@ class GpuPlatformImpl {
       stats["memory"]["model"] = "memory_system";
       const nlohmann::json shared = memory_->stats_at(clock_.cycles(cycles));
       stats["memory"]["blocks"] = shared;
-      const double l1_energy = stats["memory"]["l1_total"].value("dynamic_pj", 0.0) +
-                               stats["memory"]["l1_total"].value("leakage_pj", 0.0);
+      const double l1_energy = energy_of_blocks(
+          {{"l1", stats["memory"]["l1_total"]}, {"l1c", stats["memory"]["l1c_total"]}});
       stats["energy_pj"]["memory_system"] = energy_of_blocks(shared) + l1_energy;
       gpu["dram"] = dram_summary(shared, cycles);
     }

@@ -21,15 +21,10 @@ memory::MemSpace space_of(MemorySpace space) {
   return memory::MemSpace::Global;
 }
 
-// Global arrays of the default model: 64 MiB apart from 256 MiB up, below the local region.
-constexpr uint64_t kDefaultArrayBase = 0x10000000ull;
-constexpr uint64_t kDefaultArrayBytes = 0x4000000ull;
-constexpr uint64_t kDefaultArrays = 32;
-
 }  // namespace
 
 uint64_t LoadStoreUnit::default_base(uint64_t pc) {
-  return kDefaultArrayBase + ((pc >> 3) % kDefaultArrays) * kDefaultArrayBytes;
+  return memory::array_base(memory::MemSpace::Global, pc);
 }
 
 LoadStoreUnit::LoadStoreUnit(const LoadStoreConfig& config, Workload& workload, RequestPort& port)
@@ -56,12 +51,13 @@ void LoadStoreUnit::find_addresses(const MemoryAccess& a, memory::MemSpace space
   site.warp_slot = a.warp_slot;
   ++counters_.modelled;
   if (space != memory::MemSpace::Local &&
-      workload_.lane_addresses(inst, GridSite{site.warp, site.grid_warps}, lanes_)) {
+      workload_.lane_addresses(inst, GridSite{site.warp, site.grid_warps, site.instance}, lanes_)) {
     for (uint32_t lane = 0; lane < kWarpSize; ++lane)
       access_.address[lane] = (inst.active >> lane) & 1u ? lanes_[lane] : 0;
     return;
   }
-  // The default model: local words by mem_tag; global and shared coalesced, one array per PC.
+  // The default model: local words by mem_tag; global and shared coalesced, one array per
+  // PC; constant uniform over the PC's own table (a[k] in a loop: one line per warp).
   memory::AddressModelConfig model;
   model.space = space;
   model.access_bytes = bytes;
@@ -71,8 +67,8 @@ void LoadStoreUnit::find_addresses(const MemoryAccess& a, memory::MemSpace space
     model.footprint_bytes = std::max<uint64_t>(shape.shared_mem_per_cta, kWarpSize * 16);
     model.footprint_bytes -= model.footprint_bytes % bytes;
   } else {
-    model.base = default_base(inst.pc);
-    model.footprint_bytes = kDefaultArrayBytes;
+    model.own_array = true;
+    if (space == memory::MemSpace::Constant) model.pattern = memory::AddressPattern::Uniform;
   }
   memory::AddressModel(model, 1, inst.pc, config_.local, "l1.default_model")
       .generate(site, inst.active, access_);
@@ -85,13 +81,7 @@ MemoryTiming LoadStoreUnit::access(const MemoryAccess& a, uint64_t cycle) {
   const memory::MemSpace space = space_of(declared);
   const uint32_t bytes = declared == MemorySpace::None ? 4 : inst.mem.access_bytes();
   MemoryTiming timing;
-  if (space == memory::MemSpace::Constant) {
-    ++counters_.constant_loads;
-    timing.done = cycle + config_.constant_latency;
-    timing.unit_free = cycle + 1;
-    timing.l1_hit = true;
-    return timing;
-  }
+  if (space == memory::MemSpace::Constant) ++counters_.constant_loads;
   access_.active = inst.active;
   access_.bytes = bytes;
   access_.space = space;

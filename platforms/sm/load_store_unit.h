@@ -3,8 +3,9 @@
 // memory instruction it finds the lanes' addresses (an Accel-Sim trace's own, the
 // workload's address model, or the default model), coalesces them per warp into line
 // requests (memory::Coalescer, GPGPU-Sim's Fermi rule) and sends one request per cycle
-// to the L1 through a RequestPort. Shared memory costs its bank-conflict passes and no
-// request; the constant cache is not modelled (a constant load costs the L1's latency).
+// to the L1 through a RequestPort (constant loads, in 64-byte lines, to the constant
+// cache: the port routes by MemRequest::space). Shared memory costs its bank-conflict
+// passes and no request.
 // docs/memory.md, "The SM's load/store unit".
 #include <array>
 #include <cstdint>
@@ -22,15 +23,15 @@ namespace warpreg {
 class RequestPort {
  public:
   virtual ~RequestPort() = default;
-  /// Sends `txn` at `cycle` (SM cycles); returns the cycle its answer is back and sets
+  /// Sends `txn` at `cycle` (SM cycles) to the L1, or the constant cache for a constant
+  /// request; returns the cycle its answer is back and sets
   /// `accepted` to the cycle the L1 took it. Throws std::runtime_error for an error response.
   virtual uint64_t send(memory::MemTransaction& txn, uint64_t cycle, uint64_t& accepted) = 0;
 };
 
 struct LoadStoreConfig {
-  uint32_t sm = 0;                 ///< this SM's index (local addresses)
-  uint32_t shared_latency = 24;    ///< l1.shared_latency (SM cycles)
-  uint32_t constant_latency = 70;  ///< l1.latency in SM cycles: a constant load, no traffic
+  uint32_t sm = 0;               ///< this SM's index (local addresses)
+  uint32_t shared_latency = 24;  ///< l1.shared_latency (SM cycles)
   memory::CoalescerConfig coalescer;
   memory::LocalLayout local;
 };
@@ -51,7 +52,7 @@ class LoadStoreUnit final : public MemoryPort, public LocalMemoryPort {
     uint64_t requests = 0;         ///< line requests sent to the L1
     uint64_t bytes_requested = 0;  ///< bytes of those requests
     uint64_t shared_passes = 0;    ///< shared-memory bank passes (1 per access without conflicts)
-    uint64_t constant_loads = 0;   ///< constant loads (not modelled beyond their latency)
+    uint64_t constant_loads = 0;   ///< constant loads (their requests go to the constant cache)
     uint64_t modelled = 0;         ///< instructions whose addresses an address model made
     uint64_t traced = 0;           ///< instructions with the trace's own addresses
     uint64_t local = 0;  ///< local-space instructions (compiler spills and fills among them)

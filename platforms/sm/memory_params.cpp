@@ -1,5 +1,7 @@
 #include "platforms/sm/memory_params.h"
 
+#include "power/tech_scaling.h"
+
 namespace warpreg {
 
 namespace {
@@ -30,6 +32,27 @@ memory::CacheConfig l1_config(const Params& params, const power::TechTable& tech
   c.clock_mhz = l1.clock_mhz;
   c.energy = cache_energy(tech, "l1");
   c.validate("l1");
+  return c;
+}
+
+memory::CacheConfig l1c_config(const Params& params, const power::TechTable& tech) {
+  const L1Params l1(&params);
+  const L1cParams l1c(&params);
+  memory::CacheConfig c = memory::CacheConfig::gtx480_constant();
+  c.sets = l1c.sets;
+  c.ways = l1c.ways;
+  c.latency = l1c.latency;
+  c.clock_mhz = l1.clock_mhz;
+  // The L1's coefficients resized to the constant cache's arrays (4-byte tag entries and
+  // 16-byte MSHR entries, as the L1's).
+  const double tags = double(c.sets) * c.ways * 4, data = double(c.sets) * c.ways * c.line_bytes;
+  const double mshrs = double(c.mshr_entries) * 16;
+  c.energy.tag_lookup_pj = power::sram_access_pj(tech, "l1_tag_lookup", c.ways * 4.0, tags);
+  c.energy.data_read_pj = power::sram_access_pj(tech, "l1_data_read", c.line_bytes, data);
+  c.energy.data_write_pj = power::sram_access_pj(tech, "l1_data_write", c.line_bytes, data);
+  c.energy.mshr_access_pj = power::sram_access_pj(tech, "l1_mshr_access", 16, mshrs);
+  c.energy.leakage_mw = power::scaled(tech, "l1_leakage", "array_bytes", tags + data + mshrs);
+  c.validate("l1c");
   return c;
 }
 

@@ -13,6 +13,8 @@ namespace warpreg {
 namespace mem_source {
 inline constexpr const char* kDl1 =
     "GPGPU-Sim 3.x GTX480 -gpgpu_cache:dl1 N:32:128:4,L:L:m:N:H,A:32:8,8";
+inline constexpr const char* kConst =
+    "GPGPU-Sim GTX480 -gpgpu_const_cache:l1 N:64:64:2,L:R:f:N:L,A:2:32,4";
 inline constexpr const char* kDl2 =
     "GPGPU-Sim 3.x GTX480 -gpgpu_cache:dl2 N:64:128:8,L:B:m:W:L,A:32:4,4:0,32";
 }  // namespace mem_source
@@ -68,6 +70,30 @@ struct L1Params : ParamSet {
       "GPGPU-Sim 4.x SM2_GTX480 -gpgpu_smem_latency 24 (from memory, not verified)"};
   Param<bool> skip{this, "skip", false, "Global loads bypass the L1 (32-byte segments, as ld.cg).",
                    "GPGPU-Sim 4.x -gpgpu_gmem_skip_L1D 0"};
+};
+
+/// The SM's constant cache (l1c.*): read-only, 64-byte lines, misses to the L2 through
+/// the SM's interconnect port.
+struct L1cParams : ParamSet {
+  explicit L1cParams(const Params* values = nullptr) : ParamSet("l1c", values) {}
+  Param<uint32_t> sets{this,
+                       "sets",
+                       64,
+                       {1, 4096},
+                       "sets",
+                       "Constant cache sets (a power of two; 64 x 2 ways x 64 B = 8 KB).",
+                       mem_source::kConst};
+  Param<uint32_t> ways{
+      this, "ways", 2, {1, 64}, "ways", "Constant cache associativity.", mem_source::kConst};
+  Param<uint32_t> latency{this,
+                          "latency",
+                          35,
+                          {1, 10000},
+                          "L1 cycles",
+                          "Constant cache hit latency, in the L1's clock (l1.clock_mhz).",
+                          "assumed equal to the L1's (GPGPU-Sim 4.x SM2_GTX480 "
+                          "-gpgpu_l1_latency 35); GPGPU-Sim gives the constant cache no "
+                          "latency of its own"};
 };
 
 /// The interconnect between the SMs and the L2 slices (icnt.*).
@@ -142,6 +168,9 @@ struct DramParams : ParamSet {
 
 /// The L1 data cache of `params`, its energies from `tech` (memory_tech).
 memory::CacheConfig l1_config(const Params& params, const power::TechTable& tech);
+/// The constant cache of `params`, its energies from `tech` by rules S3 and S4 from the
+/// L1's (docs/power.md): the same SRAM, smaller.
+memory::CacheConfig l1c_config(const Params& params, const power::TechTable& tech);
 /// The shared memory system of `params` for `sms` SMs (one interconnect port each), its
 /// energies from `tech` (memory_tech).
 memory::MemorySystemConfig memory_system_config(const Params& params, uint32_t sms,

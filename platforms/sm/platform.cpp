@@ -58,7 +58,7 @@ class SmPlatformImpl {
     if (node_.l1()) {
       memory_ = std::make_unique<memory::MemorySystem>(
           "memory", memory_system_config(params_, 1, memory_tech(tech_)));
-      node_.l1()->mem_side.bind(memory_->sm_side);
+      node_.memory_port()->out.bind(memory_->sm_side);
     }
     node_.sm().set_progress(settings_.progress);
     if (!settings_.vcd_path.empty()) open_waveform();

@@ -31,6 +31,7 @@ SmModule::SmModule(sc_core::sc_module_name name, const SmConfig& config, Workloa
       power::scaled(tech, "collector_read", "access_bytes", kWarpRegisterBytes));
   if (memory) {
     memory_socket_ = std::make_unique<MemorySocket>("memory_socket");
+    constant_socket_ = std::make_unique<MemorySocket>("constant_socket");
     load_store_unit_ = std::make_unique<LoadStoreUnit>(*memory, workload, *this);
     core_.attach_memory(load_store_unit_.get());
   }
@@ -40,7 +41,9 @@ SmModule::SmModule(sc_core::sc_module_name name, const SmConfig& config, Workloa
 
 uint64_t SmModule::send(memory::MemTransaction& txn, uint64_t cycle, uint64_t& accepted) {
   sc_core::sc_time delay = clock_.cycles(cycle - synced_cycle_);
-  (*memory_socket_)->b_transport(txn.payload(), delay);
+  MemorySocket& socket =
+      txn.request().space == memory::MemSpace::Constant ? *constant_socket_ : *memory_socket_;
+  socket->b_transport(txn.payload(), delay);
   if (txn.payload().is_response_error())
     SC_REPORT_FATAL("warpreg/sm",
                     ("memory request failed: " + txn.payload().get_response_string()).c_str());

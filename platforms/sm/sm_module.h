@@ -3,7 +3,8 @@
 // quanta of sim.quantum_cycles, skipping idle spans; register-file accesses
 // leave as TLM transactions on rf_socket with the access cycle annotated. With a memory
 // system (mem.model = memory_system) loads and stores leave through the load/store unit
-// as memory requests on memory_socket(), bound to the SM's L1.
+// as memory requests on memory_socket(), bound to the SM's L1, and constant loads on
+// constant_socket(), bound to its constant cache.
 #include <tlm_utils/simple_initiator_socket.h>
 
 #include <chrono>
@@ -47,6 +48,8 @@ class SmModule : public sc_core::sc_module,
 
   /// The socket towards the L1 (nullptr without a memory system).
   MemorySocket* memory_socket() { return memory_socket_.get(); }
+  /// The socket towards the constant cache: constant loads (nullptr without a memory system).
+  MemorySocket* constant_socket() { return constant_socket_.get(); }
   /// The load/store unit (nullptr without a memory system).
   const LoadStoreUnit* load_store_unit() const { return load_store_unit_.get(); }
   LoadStoreUnit* load_store_unit() { return load_store_unit_.get(); }
@@ -106,6 +109,7 @@ class SmModule : public sc_core::sc_module,
   CollectorStats stats_;
   int log_verbosity_;  ///< --log sm=LEVEL (modules/interfaces/log.h)
   std::unique_ptr<MemorySocket> memory_socket_;
+  std::unique_ptr<MemorySocket> constant_socket_;
   std::unique_ptr<LoadStoreUnit> load_store_unit_;
 };
 

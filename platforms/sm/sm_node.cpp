@@ -11,13 +11,9 @@ namespace warpreg {
 
 LoadStoreConfig load_store_config(const Params& params, uint32_t sm, uint32_t sms) {
   const L1Params l1(&params);
-  const double sm_mhz = SimParams(&params).clock_mhz;
   LoadStoreConfig c;
   c.sm = sm;
   c.shared_latency = l1.shared_latency;
-  // A constant load costs an L1 hit (the constant cache is not modelled), in SM cycles.
-  c.constant_latency =
-      static_cast<uint32_t>(std::ceil(double(l1.latency) * sm_mhz / double(l1.clock_mhz)));
   c.coalescer.skip_l1 = l1.skip;
   c.local.sms = sms;
   c.local.threads_per_sm = SmParams(&params).max_threads;
@@ -86,8 +82,14 @@ SmNode::SmNode(const Params& params, const std::vector<const DesignSpec*>& desig
       sm_("sm", config_, workload, shadow_, tech, clock, SimParams(&params).quantum_cycles,
           SimParams(&params).max_cycles, load_store_ ? &*load_store_ : nullptr) {
   if (load_store_) {
-    l1_ = std::make_unique<memory::L1Cache>("l1", l1_config(params, memory_tech(tech)));
+    const power::TechTable memory = memory_tech(tech);
+    l1_ = std::make_unique<memory::L1Cache>("l1", l1_config(params, memory));
+    l1c_ = std::make_unique<memory::L1Cache>("l1c", l1c_config(params, memory));
+    memory_port_ = std::make_unique<memory::PortMerger>("memory_port");
     sm_.memory_socket()->bind(l1_->cpu_side);
+    sm_.constant_socket()->bind(l1c_->cpu_side);
+    l1_->mem_side.bind(memory_port_->in);
+    l1c_->mem_side.bind(memory_port_->in);
   }
   // The operand path: SM collectors -> crossbar -> design and extra stages -> banks.
   build_designs(params, designs, workload, tech, clock, settings);
@@ -160,8 +162,9 @@ nlohmann::json SmNode::stats(uint64_t cycles) {
                                           {"local", u.local},
                                           {"design_transfers", u.design_transfers}};
     const sc_core::sc_time end = clock_.cycles(cycles);
-    stats["memory"]["blocks"][l1_->basename()] =
-        l1_->stats(memory::cycle_not_before(l1_->clock(), end));
+    for (memory::L1Cache* cache : {l1_.get(), l1c_.get()})
+      stats["memory"]["blocks"][cache->basename()] =
+          cache->stats(memory::cycle_not_before(cache->clock(), end));
   }
   const RegFileCore::Counters& rf = regfile_.core().counters();
   stats["rf"] = {{"reads", rf.reads},
@@ -200,6 +203,7 @@ nlohmann::json SmNode::describe_blocks() const {
   nlohmann::json blocks = nlohmann::json::object();
   for (const ReportingBlock* b : blocks_) blocks[key_of(*b)] = b->describe();
   if (l1_) blocks[l1_->basename()] = l1_->describe();
+  if (l1c_) blocks[l1c_->basename()] = l1c_->describe();
   return blocks;
 }
 

@@ -14,6 +14,7 @@
 #include "common/params.h"
 #include "designs/design_registry.h"
 #include "modules/memory/l1_cache.h"
+#include "modules/memory/port_merger.h"
 #include "modules/operand_path/crossbar.h"
 #include "modules/regfile/regfile_module.h"
 #include "platforms/sm/platform.h"
@@ -51,6 +52,10 @@ class SmNode {
   const SmModule& sm() const { return sm_; }
   RegisterFileModule& regfile() { return regfile_; }
   memory::L1Cache* l1() { return l1_.get(); }
+  memory::L1Cache* l1c() { return l1c_.get(); }
+  /// Where the SM's caches leave for the interconnect (nullptr without a memory system):
+  /// bind its `out` to the interconnect's sm_side.
+  memory::PortMerger* memory_port() { return memory_port_.get(); }
   const ShadowRegisterFile& shadow() const { return shadow_; }
   const std::vector<ReportingBlock*>& blocks() const { return blocks_; }
 
@@ -80,6 +85,8 @@ class SmNode {
   std::optional<LoadStoreConfig> load_store_;  ///< mem.model = memory_system
   SmModule sm_;
   std::unique_ptr<memory::L1Cache> l1_;
+  std::unique_ptr<memory::L1Cache> l1c_;  ///< the constant cache
+  std::unique_ptr<memory::PortMerger> memory_port_;
   OperandStages stages_;
   std::vector<ReportingBlock*> blocks_;
   MachineShape machine_;

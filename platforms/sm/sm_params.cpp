@@ -11,6 +11,7 @@ static void declare_platform_params(std::vector<ParamSpec>& out) {
   ExecParams().declare(out);
   MemParams().declare(out);
   L1Params().declare(out);
+  L1cParams().declare(out);
   IcntParams().declare(out);
   L2Params().declare(out);
   DramParams().declare(out);

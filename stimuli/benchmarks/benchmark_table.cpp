@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include "common/data_dir.h"
+#include "common/errors.h"
 #include "common/json_input.h"
 #include "modules/interfaces/workload.h"
 #include "stimuli/import/input_file.h"
@@ -149,6 +150,64 @@ BenchmarkKernel benchmark_kernel(const std::string& name) {
   }
   throw WorkloadError("unknown benchmark '" + id + "' (" + benchmark_table_path() + " has " +
                       std::to_string(rows.size()) + " rows)");
+}
+
+std::string address_mix_table_path() { return data_path("stimuli/benchmarks/address_mixes.json"); }
+
+std::optional<memory::AddressMix> benchmark_address_mix(const std::string& row,
+                                                        const std::string& path) {
+  const JsonDocument input = [&path] {
+    try {
+      return JsonDocument::read_file(path, "address mix table", input_limits::kMaxProfileBytes);
+    } catch (const JsonInputError& e) {
+      throw WorkloadError(e.what());
+    }
+  }();
+  const json& table = input.root();
+  if (!table.is_object() || !table.contains("mixes") || !table["mixes"].is_object())
+    throw WorkloadError(path + ": expected an object with \"mixes\" keyed by benchmark");
+  for (const auto& [name, entry] : table["mixes"].items()) {
+    const std::string where = path + ": mixes." + name;
+    if (!entry.is_object() || !entry.contains("rows") || !entry["rows"].is_array())
+      throw WorkloadError(where + ".rows: required (the benchmark rows the mix is for)");
+    bool listed = false;
+    for (const json& r : entry["rows"]) listed = listed || (r.is_string() && r == row);
+    if (!listed) continue;
+    nlohmann::json mix = nlohmann::json::parse(entry.dump());
+    mix.erase("rows");
+    mix["benchmark"] = name;
+    try {
+      return memory::AddressMix::from_json(mix, where);
+    } catch (const ConfigError& e) {
+      throw WorkloadError(e.what());
+    }
+  }
+  return std::nullopt;
+}
+
+std::optional<memory::AddressMix> resolve_address_mix(const std::string& setting,
+                                                      const std::string& row) {
+  if (setting == "none") return std::nullopt;
+  if (setting == "benchmark")
+    return row.empty() ? std::nullopt : benchmark_address_mix(row, address_mix_table_path());
+  const JsonDocument input = [&setting] {
+    try {
+      return JsonDocument::read_file(setting, "address mix (kernel.address_mix)",
+                                     input_limits::kMaxProfileBytes);
+    } catch (const JsonInputError& e) {
+      throw WorkloadError(e.what());
+    }
+  }();
+  try {
+    return memory::AddressMix::from_json(nlohmann::json::parse(input.root().dump()), setting);
+  } catch (const ConfigError& e) {
+    throw WorkloadError(e.what());
+  }
+}
+
+std::string benchmark_row_of(const std::string& name) {
+  std::string row = name.substr(std::string(kPrefix).size());
+  return row.substr(0, row.find('#'));
 }
 
 }  // namespace warpreg

@@ -6,8 +6,11 @@
 // "The benchmark table".
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
+
+#include "modules/memory/address_model.h"
 
 namespace warpreg {
 
@@ -48,5 +51,20 @@ struct BenchmarkKernel {
   uint32_t regs_per_thread = 0;  ///< the paper's, 0 when the paper gives none
 };
 BenchmarkKernel benchmark_kernel(const std::string& name);
+
+/// The shipped address mixes: data_dir()/stimuli/benchmarks/address_mixes.json.
+std::string address_mix_table_path();
+/// The address mix of benchmark row `row` (its profile or its real kernel), from the
+/// table at `path`; none when no mix lists the row. Throws WorkloadError naming the file
+/// and field for a malformed table.
+std::optional<memory::AddressMix> benchmark_address_mix(const std::string& row,
+                                                        const std::string& path);
+/// What kernel.address_mix = `setting` gives a workload of benchmark row `row` ("" for
+/// a kernel of no row): "none" nothing, "benchmark" the row's mix in the shipped table,
+/// anything else a mix's JSON file. Throws WorkloadError naming the file and field.
+std::optional<memory::AddressMix> resolve_address_mix(const std::string& setting,
+                                                      const std::string& row);
+/// The row of a "real:ID[#K]" name: "ID".
+std::string benchmark_row_of(const std::string& name);
 
 }  // namespace warpreg

@@ -4,6 +4,7 @@
 #include <bitset>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 
 #include "common/params.h"
 
@@ -86,6 +87,7 @@ void KernelWorkload::analyse() {
         value_specs_.push_back(rng.chance(config_.register_values) ? register_specs[op.proto.dst[k]]
                                                                    : own);
       }
+      assign_memory(op, inst);
       if (base == "EXIT" && !found_exit) {
         exit_pc_ = inst.pc;
         found_exit = true;
@@ -96,6 +98,7 @@ void KernelWorkload::analyse() {
     info.end_op = static_cast<uint32_t>(ops_.size());
   }
   if (!found_exit) exit_pc_ = last_pc + 8;
+  address_model_of_pc_.seal();
 
   find_loops();
   const std::vector<uint32_t> ipdom = compute_immediate_post_dominators(kernel_);
@@ -302,8 +305,93 @@ uint32_t KernelWorkload::Execution::draw_trip(uint32_t l) {
   return trips + rng_.below(spread + 1);
 }
 
+namespace {
+
+memory::MemSpace memory_space(MemorySpace space) {
+  switch (space) {
+    case MemorySpace::Local:
+      return memory::MemSpace::Local;
+    case MemorySpace::Shared:
+      return memory::MemSpace::Shared;
+    case MemorySpace::Constant:
+      return memory::MemSpace::Constant;
+    case MemorySpace::Global:
+    case MemorySpace::None:
+      break;
+  }
+  return memory::MemSpace::Global;
+}
+
+MemorySpace kernel_space(memory::MemSpace space) {
+  switch (space) {
+    case memory::MemSpace::Local:
+      return MemorySpace::Local;
+    case memory::MemSpace::Shared:
+      return MemorySpace::Shared;
+    case memory::MemSpace::Constant:
+      return MemorySpace::Constant;
+    case memory::MemSpace::Global:
+      break;
+  }
+  return MemorySpace::Global;
+}
+
+/// The word of the thread's local frame a listing's local access names: the last hex
+/// offset inside its brackets ("LDL R0, [R1+0x10]", "LLD R2, local [0x8]"), / 4.
+uint32_t local_frame_word(const std::string& text) {
+  const size_t open = text.find('['), close = text.find(']', open);
+  if (open == std::string::npos || close == std::string::npos) return 0;
+  const size_t hex = text.rfind("0x", close);
+  if (hex == std::string::npos || hex < open) return 0;
+  return static_cast<uint32_t>(std::strtoull(text.c_str() + hex + 2, nullptr, 16) / 4 % 4096);
+}
+
+}  // namespace
+
+void KernelWorkload::assign_memory(Op& op, const StaticInst& inst) {
+  if (inst.cls != InstClass::Load && inst.cls != InstClass::Store) return;
+  const bool declared = inst.space != MemorySpace::None;
+  if (inst.space == MemorySpace::Local) {
+    op.proto.mem = MemOperand::make(MemorySpace::Local, inst.access_bytes);
+    op.proto.mem_tag = local_frame_word(inst.text);
+    return;
+  }
+  if (!config_.address_mix) {
+    // The SM's default model of the space; generic LD/ST stay as they are (global).
+    if (declared) op.proto.mem = MemOperand::make(inst.space, inst.access_bytes);
+    op.counts_executions = declared;
+    return;
+  }
+  memory::AddressModelConfig model = config_.address_mix->model_for(
+      inst.pc, memory_space(inst.space), declared, inst.cls == InstClass::Store);
+  if (declared) model.access_bytes = inst.access_bytes;
+  if (model.space == memory::MemSpace::Shared && model.footprint_bytes == 0) {
+    // Within the CTA's shared memory, as the SM's default shared model.
+    model.footprint_bytes = std::max<uint64_t>(config_.shape.shared_mem_per_cta, kWarpSize * 16);
+    model.footprint_bytes -= model.footprint_bytes % model.access_bytes;
+  }
+  const std::string name = description_ + ": address model of pc " + std::to_string(inst.pc);
+  address_model_of_pc_.insert(inst.pc, static_cast<uint32_t>(address_models_.size()));
+  address_models_.emplace_back(model, config_.address_mix->seed, inst.pc, memory::LocalLayout{},
+                               name);
+  op.proto.mem = MemOperand::make(kernel_space(model.space), model.access_bytes);
+  op.counts_executions = true;
+}
+
+bool KernelWorkload::lane_addresses(const WarpInst& inst, const GridSite& site,
+                                    std::array<uint64_t, kWarpSize>& out) const {
+  const uint32_t index = address_model_of_pc_.find(inst.pc);
+  if (index == PcIndex::kNone) return false;
+  const memory::AddressModel& model = address_models_[index];
+  const memory::AccessSite at{site.warp, site.grid_warps, site.instance, 0, 0};
+  for (uint32_t lane = 0; lane < kWarpSize; ++lane)
+    if ((inst.active >> lane) & 1u) out[lane] = model.address(at, lane);
+  return true;
+}
+
 void KernelWorkload::Execution::emit_op(const Op& op, LaneMask active, InstClass cls) {
   WarpInst inst = op.proto;
+  if (op.counts_executions) inst.mem_tag = executions_[&op - owner_.ops_.data()]++;
   inst.active = active;
   inst.cls = cls;
   inst.value_index = next_value_index();
@@ -329,7 +417,10 @@ void KernelWorkload::Execution::finish(bool capped) {
 }
 
 KernelWorkload::Execution::Execution(KernelWorkload& owner)
-    : owner_(owner), back_edges_taken_(owner.loops_.size()), trip_limit_(owner.loops_.size()) {}
+    : owner_(owner),
+      back_edges_taken_(owner.loops_.size()),
+      trip_limit_(owner.loops_.size()),
+      executions_(owner.ops_.size()) {}
 
 void KernelWorkload::Execution::start(uint32_t cta, uint32_t warp) {
   restart();
@@ -338,6 +429,7 @@ void KernelWorkload::Execution::start(uint32_t cta, uint32_t warp) {
   const uint32_t threads = std::min(kWarpSize, shape.threads_per_cta - warp * kWarpSize);
   const LaneMask warp_mask = threads >= kWarpSize ? kFullMask : (LaneMask{1} << threads) - 1;
   for (auto& counts : back_edges_taken_) counts.fill(0);
+  std::fill(executions_.begin(), executions_.end(), 0u);
   for (uint32_t l = 0; l < trip_limit_.size(); ++l)
     for (uint32_t& limit : trip_limit_[l]) limit = draw_trip(l);
   predicate_.fill(0);

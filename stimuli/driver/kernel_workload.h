@@ -8,10 +8,13 @@
 #include <cstdint>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
+#include "common/pc_index.h"
 #include "modules/interfaces/workload.h"
+#include "modules/memory/address_model.h"
 #include "stimuli/compiler/pass_registry.h"
 #include "stimuli/driver/value_model.h"
 #include "stimuli/kernel/kernel_ir.h"
@@ -46,6 +49,9 @@ struct KernelRunConfig {
   /// their own: compiled code keeps one variable in a register across several
   /// writes (a loop counter, an address), so old and new lanes look alike.
   double register_values = 0.65;
+  /// The benchmark's address models (kernel.address_mix), for the memory system; none:
+  /// instructions keep the space their opcode names and the SM's default models.
+  std::optional<memory::AddressMix> address_mix;
   /// Dynamic instructions per warp at most, the final exit included (>= 1); a warp
   /// that reaches it ends there with an exit, and the run fails unless allow_capped.
   uint64_t max_insts_per_warp = 100000;
@@ -83,6 +89,9 @@ class KernelWorkload : public Workload {
   /// Warps (of those executed to their end so far) whose stream the instruction cap cut short.
   uint64_t capped_warps() const { return capped_warps_; }
   WorkloadNotes notes() const override;
+  /// Addresses of a memory instruction from the address mix's model of its PC.
+  bool lane_addresses(const WarpInst& inst, const GridSite& site,
+                      std::array<uint64_t, kWarpSize>& out) const override;
 
  private:
   /// One static instruction, decoded once into what execution needs.
@@ -93,6 +102,8 @@ class KernelWorkload : public Workload {
     bool exits = false;        ///< EXIT or RET: the executing lanes retire
     uint8_t pred_writes = 0;   ///< bit p: writes predicate P(p)
     uint32_t value_specs = 0;  ///< index of dst[0]'s entry in value_specs_
+    /// A memory instruction whose space is known: mem_tag counts its executions per warp.
+    bool counts_executions = false;
   };
   /// Where each outgoing edge of a block leads, for the per-lane decision.
   struct Edge {
@@ -163,10 +174,14 @@ class KernelWorkload : public Workload {
     LaneMask lanes_ = 0;
     std::vector<LaneMask> lanes_per_edge_;
     std::vector<int32_t> stay_edges_, leave_edges_;
+    std::vector<uint32_t> executions_;  ///< per op: times this warp executed it
   };
 
   void analyse();
   void find_loops();
+  /// The memory space, access size and address model of a load or store (docs/memory.md,
+  /// "Address models"); nothing for other instructions.
+  void assign_memory(Op& op, const StaticInst& inst);
 
   Kernel kernel_;
   KernelMetadataSource metadata_{&kernel_};  ///< compiler passes over the static code
@@ -176,6 +191,8 @@ class KernelWorkload : public Workload {
   std::vector<BlockInfo> blocks_;
   std::vector<Loop> loops_;
   std::vector<LaneValueSpec> value_specs_;
+  std::vector<memory::AddressModel> address_models_;
+  PcIndex address_model_of_pc_;  ///< index into address_models_
   uint64_t exit_pc_ = 0;
   uint64_t dropped_operands_ = 0;
   uint64_t first_dropped_pc_ = 0;

@@ -23,12 +23,15 @@ namespace {
 /// A static kernel executed by the kernel driver with the dot.* execution model.
 /// `regs_per_thread`: the launch's registers per thread when it gives more than the
 /// kernel names (a paper's count), else 0.
+/// `row`: the benchmark row the kernel runs for ("" for none), whose address mix it takes.
 std::unique_ptr<Workload> run_static_kernel(Kernel kernel, KernelShape shape,
                                             const std::string& description, const Params& params,
-                                            uint32_t regs_per_thread = 0) {
+                                            uint32_t regs_per_thread = 0,
+                                            const std::string& row = "") {
   shape.name = kernel.name;
   shape.regs_per_thread = std::max<uint32_t>({1, kernel.regs_used(), regs_per_thread});
   KernelRunConfig config = static_kernel_run_config(params, std::move(shape));
+  config.address_mix = resolve_address_mix(params.text("kernel.address_mix"), row);
   return std::make_unique<KernelWorkload>(std::move(kernel), std::move(config), description);
 }
 
@@ -89,7 +92,8 @@ std::unique_ptr<Workload> open_benchmark(const std::string& name, const Params& 
   if (bench.threads_per_cta != 0 && params.origin("cuobjdump.threads_per_cta") == "default")
     shape.threads_per_cta = bench.threads_per_cta;
   return run_static_kernel(std::move(kernels.front().kernel), shape,
-                           name + " (" + bench.workload + ")", params, bench.regs_per_thread);
+                           name + " (" + bench.workload + ")", params, bench.regs_per_thread,
+                           benchmark_row_of(name));
 }
 
 std::unique_ptr<Workload> open_workload_as_given(const std::string& name, const Params& params) {

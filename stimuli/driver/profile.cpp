@@ -12,6 +12,7 @@
 #include "common/data_dir.h"
 #include "common/json_input.h"
 #include "common/params.h"
+#include "stimuli/benchmarks/benchmark_table.h"
 #include "stimuli/driver/kernel_workload.h"
 #include "stimuli/import/input_file.h"
 
@@ -487,6 +488,7 @@ std::unique_ptr<Workload> make_profile_workload(const Profile& profile, const Pa
   config.values = profile.values;
   config.max_insts_per_warp = static_cast<uint64_t>(params.integer("kernel.max_insts_per_warp"));
   config.allow_capped = params.flag("kernel.allow_capped");
+  config.address_mix = resolve_address_mix(params.text("kernel.address_mix"), profile.name);
   Kernel kernel = generate_profile_kernel(profile, config.seed, config.trip_counts,
                                           params.real("profile.trip_scale"));
   config.default_trip_count = 0;

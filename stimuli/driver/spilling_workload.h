@@ -38,6 +38,11 @@ class SpillingWorkload : public Workload {
   WarpStream& load_warp(uint32_t slot, uint32_t cta, uint32_t warp) override;
   std::string describe() const override;
   WorkloadNotes notes() const override { return inner_->notes(); }
+  /// The kernel's own instructions keep their addresses; spill code is local.
+  bool lane_addresses(const WarpInst& inst, const GridSite& site,
+                      std::array<uint64_t, kWarpSize>& out) const override {
+    return inner_->lane_addresses(inst, site, out);
+  }
 
   /// Registers kept in the register file.
   uint32_t kept_registers() const { return kept_; }

@@ -79,6 +79,15 @@ unsigned memory_data_width(std::string_view opcode) {
   return 1;
 }
 
+/// Bytes per lane of a load or store: .U8/.S8 1, .U16/.S16 2, .64 8, .128 16, else 4.
+uint8_t memory_access_bytes(std::string_view opcode) {
+  for (std::string_view mod : modifiers(opcode)) {
+    if (mod == "U8" || mod == "S8") return 1;
+    if (mod == "U16" || mod == "S16") return 2;
+  }
+  return static_cast<uint8_t>(memory_data_width(opcode) * 4);
+}
+
 /// For conversions, the register words of the destination and of the source, from the
 /// first two type modifiers (destination type first, as SASS prints them).
 std::pair<unsigned, unsigned> conversion_widths(std::string_view opcode) {
@@ -100,6 +109,20 @@ bool writes_no_register(std::string_view base, InstClass cls) {
 }
 
 }  // namespace
+
+MemorySpace memory_space_of(std::string_view opcode) {
+  static constexpr std::array<std::string_view, 9> kShared = {
+      "LDS", "STS", "ATOMS", "LDSLK", "STSCUL", "STUL", "LDSM", "G2R", "R2G"};
+  static constexpr std::array<std::string_view, 4> kLocal = {"LDL", "STL", "LLD", "LST"};
+  static constexpr std::array<std::string_view, 12> kGlobal = {
+      "LDG", "STG", "LDU", "LD_LDU", "ATOM", "ATOMG", "RED", "GLD", "GST", "GATOM", "GRED", "LDLK"};
+  const std::string_view base = base_mnemonic(opcode);
+  if (is_one_of(base, kShared)) return MemorySpace::Shared;
+  if (is_one_of(base, kLocal)) return MemorySpace::Local;
+  if (base == "LDC") return MemorySpace::Constant;
+  if (is_one_of(base, kGlobal)) return MemorySpace::Global;
+  return MemorySpace::None;
+}
 
 InstClass classify_opcode(std::string_view opcode, bool has_destination) {
   // sm_1x: GLD/GST global, LLD/LST local, G2R/R2G shared memory.
@@ -162,6 +185,10 @@ class SassDecoder {
     size_t next = decode_destinations(base);
     for (; next < syn_.operands.size(); ++next) decode_source(syn_.operands[next]);
     inst_.cls = classify_opcode(opcode, !inst_.dst.empty());
+    if (inst_.cls == InstClass::Load || inst_.cls == InstClass::Store) {
+      inst_.space = memory_space_of(opcode);
+      inst_.access_bytes = memory_access_bytes(opcode);
+    }
   }
 
  private:

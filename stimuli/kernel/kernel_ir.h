@@ -28,6 +28,10 @@ struct StaticInst {
   /// nvdisasm prints on Fermi ".S" sync instructions; empty otherwise.
   std::string target;
   std::string text;  ///< the SASS as printed, without the trailing ';'
+  /// Loads and stores: the space the opcode names (None for generic LD/ST, whose space
+  /// is the address's) and the bytes each lane moves.
+  MemorySpace space = MemorySpace::None;
+  uint8_t access_bytes = 4;
 };
 
 /// Which SASS a text is. sm_1x (Tesla) reads R124 as zero and numbers its condition
@@ -39,6 +43,11 @@ enum class SassDialect : uint8_t { Tesla, Fermi };
 /// grammar of stimuli/kernel/sass_grammar.h. Throws SassSyntaxError (a
 /// std::invalid_argument) with the column of the bad operand; callers add file and line.
 StaticInst parse_sass(std::string_view text, uint64_t pc, SassDialect dialect = SassDialect::Fermi);
+
+/// The memory space a load or store mnemonic names (GLD global, LDS shared, LDL local,
+/// LDC constant ...), None for generic LD/ST and non-memory mnemonics. Table in
+/// docs/kernel-ir.md.
+MemorySpace memory_space_of(std::string_view opcode);
 
 /// The instruction class of a mnemonic, decided by its base (before the first '.'),
 /// shared by every importer. `has_destination` splits atomics into loads (they return

@@ -72,6 +72,27 @@ TEST_CASE("kernel ir: opcode classification") {
   CHECK(classify_opcode("SHFL.BFLY", true) == InstClass::Alu);
 }
 
+TEST_CASE("kernel ir: a load or store takes the space and size its opcode names") {
+  const auto check = [](const char* text, SassDialect dialect, MemorySpace space, unsigned bytes) {
+    INFO(text);
+    const StaticInst i = parse_sass(text, 0, dialect);
+    CHECK(i.space == space);
+    CHECK(unsigned(i.access_bytes) == bytes);
+  };
+  check("LDS.U16 R1, [R2]", SassDialect::Fermi, MemorySpace::Shared, 2);
+  check("LDG.E.64 R4, [R2]", SassDialect::Fermi, MemorySpace::Global, 8);
+  check("STL.128 [R1+0x10], R4", SassDialect::Fermi, MemorySpace::Local, 16);
+  check("LDC R0, c[0x3][R2]", SassDialect::Fermi, MemorySpace::Constant, 4);
+  check("LD.E R3, [R6]", SassDialect::Fermi, MemorySpace::None, 4);  // generic: the address's
+  check("GLD.U32 R0, global14 [R2]", SassDialect::Tesla, MemorySpace::Global, 4);
+  check("G2R.U8 R1, g [A1+0x4]", SassDialect::Tesla, MemorySpace::Shared, 1);
+  check("LLD.U32 R0, local [0x8]", SassDialect::Tesla, MemorySpace::Local, 4);
+  // Not memory instructions: no space.
+  check("IADD R1, R2, c[0x0][0x20]", SassDialect::Fermi, MemorySpace::None, 4);
+  CHECK(memory_space_of("ATOMS.ADD") == MemorySpace::Shared);
+  CHECK(memory_space_of("RED.E.ADD") == MemorySpace::Global);
+}
+
 TEST_CASE("kernel ir: operand parsing") {
   SECTION("dst and sources with RZ and constants dropped") {
     const StaticInst i = parse_sass("ISET.LT.AND R7, R6, RZ, PT;", 16);

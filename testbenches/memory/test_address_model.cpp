@@ -1,6 +1,7 @@
 // Address models: each pattern's lane mapping, determinism per seed and independence from
 // the order warps run in, the local layout, and the per-benchmark mix in JSON.
 #include <catch2/catch.hpp>
+#include <map>
 #include <set>
 
 #include "common/errors.h"
@@ -195,4 +196,88 @@ TEST_CASE("address mix: bad JSON names the file and field", "[memory][address-mo
       "space": "global"}]})"),
                                         "mix.json"),
                   ConfigError);
+}
+
+TEST_CASE("address mix: shares are drawn by PC, within the declared space",
+          "[memory][address-model]") {
+  AddressMix mix;
+  mix.seed = 3;
+  AddressShare shared;
+  shared.share = 0.5;
+  shared.model = model(AddressPattern::Coalesced, MemSpace::Shared);
+  shared.model.footprint_bytes = 4096;
+  AddressShare constant;
+  constant.share = 0.3;
+  constant.model = model(AddressPattern::Uniform, MemSpace::Constant);
+  mix.shares = {shared, constant};
+  mix.validate("mix");
+  std::map<MemSpace, int> undeclared, declared_global, stores;
+  for (uint64_t pc = 0; pc < 8 * 4000; pc += 8) {
+    ++undeclared[mix.model_for(pc, MemSpace::Global, false).space];
+    ++declared_global[mix.model_for(pc, MemSpace::Global, true).space];
+    ++stores[mix.model_for(pc, MemSpace::Global, false, true).space];
+    // The same instruction draws the same model every time.
+    CHECK(mix.model_for(pc, MemSpace::Global, false).space ==
+          mix.model_for(pc, MemSpace::Global, false).space);
+  }
+  // Without a declared space an instruction draws among all shares: about 50/30/20 %.
+  CHECK(undeclared[MemSpace::Shared] == Approx(2000).margin(150));
+  CHECK(undeclared[MemSpace::Constant] == Approx(1200).margin(150));
+  CHECK(undeclared[MemSpace::Global] == Approx(800).margin(150));
+  // A declared global load draws only among global shares (none here): all global.
+  CHECK(declared_global[MemSpace::Global] == 4000);
+  // A store never draws constant memory.
+  CHECK(stores.count(MemSpace::Constant) == 0);
+  CHECK(stores[MemSpace::Shared] == undeclared[MemSpace::Shared]);
+}
+
+TEST_CASE("address model: an own array offsets the region by the instruction's array",
+          "[memory][address-model]") {
+  AddressModelConfig c = model(AddressPattern::Coalesced);
+  c.own_array = true;
+  const AddressModel a(c, 1, 0x40), b(c, 1, 0x48);
+  CHECK(a.address(site(0), 0) == array_base(MemSpace::Global, 0x40));
+  CHECK(b.address(site(0), 0) == array_base(MemSpace::Global, 0x48));
+  CHECK(b.address(site(0), 0) - a.address(site(0), 0) == array_bytes(MemSpace::Global));
+  // Without a footprint the offsets wrap at the array's end.
+  CHECK(a.address(site(0, 1u << 20), 0) <
+        array_base(MemSpace::Global, 0x40) + array_bytes(MemSpace::Global));
+  AddressModelConfig k = model(AddressPattern::Uniform, MemSpace::Constant);
+  k.own_array = true;
+  const AddressModel t(k, 1, 0x40);
+  CHECK(t.address(site(5, 1), 7) == array_base(MemSpace::Constant, 0x40) + 4);
+  CHECK(t.address(site(5, 1024), 7) == array_base(MemSpace::Constant, 0x40));  // 4 KiB wrap
+  AddressModelConfig bad = model(AddressPattern::Coalesced, MemSpace::Shared);
+  bad.own_array = true;
+  CHECK_THROWS_WITH(AddressModel(bad, 1, 0, {}, "ld"), Catch::Contains("ld.array"));
+  k.footprint_bytes = 8192;
+  CHECK_THROWS_WITH(AddressModel(k, 1, 0, {}, "ld"), Catch::Contains("ld.footprint_bytes"));
+}
+
+TEST_CASE("address mix: shares in JSON, their round trip and their errors",
+          "[memory][address-model][bad-input]") {
+  using nlohmann::json;
+  const AddressMix mix = AddressMix::from_json(json::parse(R"({"shares": [
+      {"share": 0.25, "space": "shared"},
+      {"share": 0.5, "space": "global", "pattern": "random", "footprint_bytes": 4096,
+       "array": "own"}]})"),
+                                               "mix.json");
+  REQUIRE(mix.shares.size() == 2);
+  CHECK(mix.shares[1].model.own_array);
+  CHECK(AddressMix::from_json(mix.to_json(), "again").to_json() == mix.to_json());
+  CHECK_THROWS_WITH(AddressMix::from_json(json::parse(R"({"shares": [
+      {"share": 0.75, "space": "shared"}, {"share": 0.5, "space": "global"}]})"),
+                                          "mix.json"),
+                    Catch::Contains("mix.json.shares") && Catch::Contains("at most 1"));
+  CHECK_THROWS_WITH(
+      AddressMix::from_json(json::parse(R"({"shares": [{"share": 0.5, "space": "local"}]})"),
+                            "mix.json"),
+      Catch::Contains("mix.json.shares[0].space"));
+  CHECK_THROWS_WITH(
+      AddressMix::from_json(json::parse(R"({"shares": [{"space": "global"}]})"), "mix.json"),
+      Catch::Contains("mix.json.shares[0].share"));
+  CHECK_THROWS_WITH(AddressMix::from_json(json::parse(R"({"shares": [{"share": 0.5,
+      "space": "global", "array": "mine"}]})"),
+                                          "mix.json"),
+                    Catch::Contains("mix.json.shares[0].array"));
 }

@@ -106,24 +106,40 @@ TEST_CASE("LSU: 16-byte lanes are four requests, one per cycle after each accept
   CHECK(t.done == 12 + 3 + 100);
 }
 
-TEST_CASE("LSU: shared accesses cost bank passes and send nothing; constants send nothing",
-          "[lsu]") {
+TEST_CASE("LSU: shared accesses cost bank passes and send nothing", "[lsu]") {
   OneWarpWorkload workload;
   RecordingPort port;
   LoadStoreConfig config;
   config.shared_latency = 24;
-  config.constant_latency = 70;
   LoadStoreUnit unit(config, workload, port);
   const WarpInst shared = memory_inst(InstClass::Load, MemorySpace::Shared, 4);
   MemoryTiming t = unit.access(access_of(shared, workload.stream), 5);
   CHECK(t.done == 5 + 24);
   CHECK(t.l1_hit);
-  const WarpInst constant = memory_inst(InstClass::Load, MemorySpace::Constant, 4);
-  t = unit.access(access_of(constant, workload.stream), 5);
-  CHECK(t.done == 75);
   CHECK(port.sent.empty());
   CHECK(unit.counters().shared_passes == 1);
-  CHECK(unit.counters().constant_loads == 1);
+}
+
+TEST_CASE("LSU: a constant load is one 64-byte constant request per line its lanes read", "[lsu]") {
+  OneWarpWorkload workload;
+  RecordingPort port;
+  LoadStoreUnit unit(LoadStoreConfig{}, workload, port);
+  // The default constant model: every lane reads the same word of the PC's own table,
+  // the next word on the warp's next execution.
+  WarpInst constant = memory_inst(InstClass::Load, MemorySpace::Constant, 4);
+  constant.pc = 0x48;
+  const MemoryTiming t = unit.access(access_of(constant, workload.stream), 5);
+  constant.mem_tag = 1;
+  unit.access(access_of(constant, workload.stream), 7);
+  REQUIRE(port.sent.size() == 2);
+  for (const RecordingPort::Sent& s : port.sent) {
+    CHECK(s.space == memory::MemSpace::Constant);
+    CHECK(s.bytes == 64);
+    CHECK(s.address == memory::array_base(memory::MemSpace::Constant, 0x48));
+  }
+  CHECK(t.done == 5 + 100);
+  CHECK(unit.counters().constant_loads == 2);
+  CHECK(unit.counters().requests == 2);
 }
 
 TEST_CASE("LSU: traced lane addresses are used as given", "[lsu][accelsim]") {
@@ -240,7 +256,8 @@ TEST_CASE("memory system: a synthetic run finishes with every load through the L
 TEST_CASE("memory system: compiler spills and fills are local accesses through the L1",
           "[platform][memory_system][spill]") {
   const Params params =
-      Params::load("compiler-spill-64k", {"mem.model=memory_system", "profile.ctas=8"});
+      Params::load("compiler-spill-64k",
+                   {"mem.model=memory_system", "profile.ctas=8", "kernel.address_mix=none"});
   SmPlatform platform(params, open_workload("rfv-hotspot", params));
   const nlohmann::json stats = platform.run();
   REQUIRE(stats["status"] == "ok");
@@ -248,7 +265,8 @@ TEST_CASE("memory system: compiler spills and fills are local accesses through t
   const nlohmann::json& lsu = stats["memory"]["load_store_unit"];
   CHECK(lsu["local"].get<uint64_t>() > 0);
   CHECK(lsu["local"].get<uint64_t>() < lsu["instructions"].get<uint64_t>());
-  // A spilled register's word is one 128-byte segment per warp: one request each.
+  // A spilled register's word is one 128-byte segment per warp, as is every global access
+  // of the default models: one request each.
   CHECK(lsu["requests"] == lsu["instructions"]);
   // Fills find the lines their spills wrote (local stores stay in the L1, write-back).
   CHECK(stats["memory"]["blocks"]["l1"]["read_hits"].get<uint64_t>() > 0);
@@ -269,4 +287,30 @@ TEST_CASE("memory system: RFV's spills and fills go through the L1 as local acce
   CHECK(lsu["design_transfers"] == 2 * stats["blocks"]["rfv"]["spilled_registers"].get<uint64_t>());
   CHECK(fills == spills);
   CHECK(lsu["local"].get<uint64_t>() >= lsu["design_transfers"].get<uint64_t>());
+}
+
+TEST_CASE("memory system: constant loads go through the constant cache to the L2",
+          "[platform][memory_system]") {
+  // mri-q's mix reads its k-space samples from constant memory, one word per iteration.
+  const Params params = Params::load("baseline", {"mem.model=memory_system", "profile.ctas=4"});
+  SmPlatform platform(params, open_workload("regmutex-mri-q", params));
+  const nlohmann::json stats = platform.run();
+  REQUIRE(stats["status"] == "ok");
+  CHECK(stats["integrity"]["mismatches"] == 0);
+  const nlohmann::json& lsu = stats["memory"]["load_store_unit"];
+  const nlohmann::json& l1c = stats["memory"]["blocks"]["l1c"];
+  REQUIRE(lsu["constant_loads"].get<uint64_t>() > 0);
+  // A warp's uniform constant load is one 64-byte line; warps share lines, so most hit
+  // or merge into the miss in flight.
+  CHECK(l1c["reads"] == lsu["constant_loads"]);
+  CHECK(l1c["read_misses"].get<uint64_t>() > 0);
+  CHECK(l1c["read_hits"].get<uint64_t>() + l1c["mshr_merges"].get<uint64_t>() >
+        l1c["read_misses"].get<uint64_t>());
+  CHECK(l1c["bytes_from_below"].get<uint64_t>() > 0);
+  CHECK(l1c["dynamic_pj"].get<double>() > 0);
+  // Its energy is part of the memory system's.
+  double blocks = 0;
+  for (const auto& [name, block] : stats["memory"]["blocks"].items())
+    blocks += block.value("dynamic_pj", 0.0) + block.value("leakage_pj", 0.0);
+  CHECK(stats["energy_pj"]["memory_system"].get<double>() == Approx(blocks));
 }

@@ -189,10 +189,11 @@ TEST_CASE("SM module: a load waits for the memory socket's answer, in SM cycles"
   const LoadStoreConfig lsu;
   SmModule sm("sm", config, workload, shadow, tech, clock, 1024, 0, &lsu);
   StubRegisterFile rf("rf", clock);
-  StubMemory memory("memory");
+  StubMemory memory("memory"), constants("constants");
   sm.rf_socket.bind(rf.socket);
   REQUIRE(sm.memory_socket() != nullptr);
   sm.memory_socket()->bind(memory.socket);
+  sm.constant_socket()->bind(constants.socket);
   sc_core::sc_start();
 
   REQUIRE(sm.core().done());
@@ -200,6 +201,7 @@ TEST_CASE("SM module: a load waits for the memory socket's answer, in SM cycles"
   REQUIRE(memory.arrivals.size() == 1);
   CHECK(memory.kinds[0] == memory::MemKind::Load);
   CHECK(memory.addresses[0] == LoadStoreUnit::default_base(0));
+  CHECK(constants.arrivals.empty());
   // Dispatched at cycle 1; the answer 100 ns later falls between two SM edges (a cycle
   // is 714 ps, so 100 ns is 140.06 cycles): R1 is written at the next edge, cycle 142,
   // and the add reads it only after that.

@@ -3,6 +3,7 @@
 // data, and real:ID workloads with the paper's launch.
 #include <catch2/catch.hpp>
 #include <fstream>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <set>
 #include <string>
@@ -108,4 +109,55 @@ TEST_CASE("benchmarks: a malformed table names the row and key",
   CHECK(table_error(R"({"rows": [{"paper": "p", "row": "r", "profile": "a"}]})") ==
         path + ":1: rows[0].id: missing");
   CHECK_THAT(table_error("{"), Contains("malformed JSON"));
+}
+
+TEST_CASE("benchmarks: every row has an address mix, and a profile's instructions take it",
+          "[benchmarks][memory_system]") {
+  for (const BenchmarkRow& row : read_benchmark_table(benchmark_table_path())) {
+    INFO(row.id);
+    const std::optional<memory::AddressMix> mix =
+        benchmark_address_mix(row.id, address_mix_table_path());
+    REQUIRE(mix);
+    CHECK(!mix->rationale.empty());
+  }
+  // hotspot stages half its memory instructions' data in shared memory.
+  const Params with = Params::load("baseline", {"profile.ctas=2"});
+  const Params without = Params::load("baseline", {"profile.ctas=2", "kernel.address_mix=none"});
+  const std::unique_ptr<Workload> mixed = open_workload("rfv-hotspot", with);
+  const std::unique_ptr<Workload> plain = open_workload("rfv-hotspot", without);
+  std::map<MemorySpace, int> spaces;
+  for (uint32_t warp = 0; warp < 2; ++warp) {
+    WarpStream& a = mixed->load_warp(0, 0, warp);
+    WarpStream& b = plain->load_warp(1, 0, warp);
+    for (uint64_t i = 0;; ++i) {
+      const WarpInst& x = a.at(i);
+      const WarpInst& y = b.at(i);
+      // The mix changes where memory instructions go, not the instruction stream.
+      REQUIRE(x.pc == y.pc);
+      REQUIRE(x.active == y.active);
+      if (x.cls == InstClass::Load || x.cls == InstClass::Store) {
+        ++spaces[x.mem.space()];
+        CHECK(y.mem.space() == MemorySpace::None);
+        std::array<uint64_t, kWarpSize> lanes{};
+        CHECK(mixed->lane_addresses(x, GridSite{warp, 2, x.mem_tag}, lanes));
+        CHECK_FALSE(plain->lane_addresses(y, GridSite{warp, 2, 0}, lanes));
+      }
+      if (x.cls == InstClass::Exit) break;
+    }
+  }
+  CHECK(spaces[MemorySpace::Shared] > 0);
+  CHECK(spaces[MemorySpace::Global] > 0);
+  CHECK(spaces.count(MemorySpace::None) == 0);
+}
+
+TEST_CASE("benchmarks: kernel.address_mix names a file; a bad one is an error naming it",
+          "[benchmarks][bad-input]") {
+  const std::string path = "address_mix_test.json";
+  std::ofstream(path) << R"({"shares": [{"share": 1.5, "space": "global"}]})";
+  const Params params = Params::load("baseline", {"kernel.address_mix=" + path});
+  CHECK_THAT(error_of([&] { open_workload("rfv-hotspot", params); }),
+             Contains(path + ".shares[0].share"));
+  const Params missing = Params::load("baseline", {"kernel.address_mix=no_such_mix.json"});
+  CHECK_THAT(error_of([&] { open_workload("rfv-hotspot", missing); }),
+             Contains("no_such_mix.json"));
 }
