@@ -3,6 +3,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <filesystem>
 #include <fstream>
@@ -11,6 +12,7 @@
 
 #include "apps/sweep/sweep_folder.h"
 #include "apps/sweep_commands.h"
+#include "common/params.h"
 
 namespace warpreg::cli {
 
@@ -112,6 +114,25 @@ int run_sweep_folder(const std::string& dir, int jobs) {
   return kExitFailed;
 }
 
+/// --set KEY=VALUE: replaces the spec's fixed value of KEY, or adds one.
+static void override_fixed(Spec& spec, const std::string& kv) {
+  const size_t eq = kv.find('=');
+  if (eq == 0 || eq == std::string::npos) throw UsageError("--set " + kv + ": expected KEY=VALUE");
+  const std::string key = kv.substr(0, eq);
+  const ParamSpec* param = find_param(key);
+  if (param == nullptr) throw UsageError("--set " + kv + ": unknown parameter '" + key + "'");
+  if (spec.axis(key) != nullptr)
+    throw UsageError("--set " + kv + ": '" + key + "' is an axis of " + spec.name +
+                     " (edit the spec to change its values)");
+  const std::string value = parse_param_value(*param, kv.substr(eq + 1), "--set");
+  auto same_key = [&key](const std::string& f) {
+    return f.compare(0, key.size() + 1, key + "=") == 0;
+  };
+  spec.fixed.erase(std::remove_if(spec.fixed.begin(), spec.fixed.end(), same_key),
+                   spec.fixed.end());
+  spec.fixed.push_back(key + "=" + value);
+}
+
 po::options_description sweep_options() {
   po::options_description desc("Options of 'warpreg sweep'", kHelpWidth, kHelpWidth / 2);
   desc.add_options()("spec", po::value<std::string>()->value_name("SPEC.json"),
@@ -121,6 +142,9 @@ po::options_description sweep_options() {
       "Required.")("jobs,j", po::value<int>()->default_value(0)->value_name("N"),
                    "Points run at once by GNU parallel; 0 means one per core.")(
       "quick", po::bool_switch(), "Apply the spec's \"quick\" fields (a reduced sweep).")(
+      "set", po::value<std::vector<std::string>>()->value_name("KEY=VALUE"),
+      "Override or add a fixed parameter of every point (not one of the spec's axes); "
+      "repeatable. Recorded in DIR/sweep.json.")(
       "dry-run", po::bool_switch(), "Write the folder and the manifest but run nothing.")(
       "slurm", po::bool_switch(),
       "Write DIR/sweep.sbatch (a Slurm job array over the manifest) instead of running.")(
@@ -139,7 +163,9 @@ int sweep_command(const po::variables_map& vm) {
   if (!vm.count("spec")) throw UsageError("missing the sweep spec (warpreg sweep SPEC.json)");
   if (!vm.count("out")) throw UsageError("--out DIR is required");
   const std::string dir = vm["out"].as<std::string>();
-  const Spec spec = load_spec(vm["spec"].as<std::string>(), vm["quick"].as<bool>());
+  Spec spec = load_spec(vm["spec"].as<std::string>(), vm["quick"].as<bool>());
+  if (vm.count("set"))
+    for (const std::string& kv : vm["set"].as<std::vector<std::string>>()) override_fixed(spec, kv);
   const std::vector<Point> points = expand(spec, expand_progress("warpreg sweep"));
   write_sweep_folder(spec, points, dir, self_binary());
   std::cerr << "warpreg sweep: " << points.size() << " points of " << spec.name << " in "

@@ -11,7 +11,10 @@ Both binaries read presets, profiles and experiments from this checkout
 (WARPREG_DATA_DIR). Exit status 0 when everything matches, 1 otherwise.
 
 Usage: scripts/results_identity.py BEFORE_BINARY AFTER_BINARY [--out DIR]
-           [--workload W]... [--no-experiments]
+           [--workload W]... [--no-experiments] [--ignore-param P]...
+
+--ignore-param P leaves parameter P out of both stats.json's "params" (for a change
+that adds a parameter: the old binary does not list it).
 """
 import argparse
 import filecmp
@@ -31,11 +34,14 @@ DEFAULT_WORKLOADS = [
 ]
 
 
-def without_provenance(value):
+def without_provenance(value, ignored=()):
     if isinstance(value, dict):
-        return {k: without_provenance(v) for k, v in value.items() if k not in PROVENANCE}
+        value = {k: v for k, v in value.items() if k not in PROVENANCE}
+        if isinstance(value.get("params"), dict):
+            value["params"] = {k: v for k, v in value["params"].items() if k not in ignored}
+        return {k: without_provenance(v, ignored) for k, v in value.items()}
     if isinstance(value, list):
-        return [without_provenance(v) for v in value]
+        return [without_provenance(v, ignored) for v in value]
     return value
 
 
@@ -55,6 +61,8 @@ def main():
     parser.add_argument("--out", help="folder for both runs (default: a temporary one)")
     parser.add_argument("--workload", action="append", help="repeatable; default: four")
     parser.add_argument("--no-experiments", action="store_true")
+    parser.add_argument("--ignore-param", action="append", default=[],
+                        help="repeatable: a parameter left out of stats.json's params")
     options = parser.parse_args()
     out = options.out or tempfile.mkdtemp(prefix="warpreg-identity-")
     env = dict(os.environ, WARPREG_DATA_DIR=ROOT)
@@ -76,7 +84,8 @@ def main():
                 stats = os.path.join(folder, "stats.json")
                 results.append(
                     (status, message,
-                     without_provenance(json.load(open(stats))) if os.path.exists(stats) else None)
+                     without_provenance(json.load(open(stats)), set(options.ignore_param))
+                     if os.path.exists(stats) else None)
                 )
             (s1, m1, r1), (s2, m2, r2) = results
             if (s1, r1) != (s2, r2) or (r1 is None and m1 != m2):

@@ -208,6 +208,14 @@ void AddressModel::generate(const AccessSite& site, LaneMask active, WarpAccess&
     out.address[lane] = (active & (1u << lane)) ? address(site, lane) : 0;
 }
 
+AddressModelConfig default_model(MemSpace space) {
+  AddressModelConfig m;
+  m.space = space;
+  if (space == MemSpace::Global || space == MemSpace::Constant) m.own_array = true;
+  if (space == MemSpace::Constant) m.pattern = AddressPattern::Uniform;
+  return m;
+}
+
 AddressModelConfig AddressMix::model_for(uint64_t pc, MemSpace space, bool declared,
                                          bool store) const {
   if (const auto it = instructions.find(pc); it != instructions.end()) return it->second;
@@ -222,9 +230,7 @@ AddressModelConfig AddressMix::model_for(uint64_t pc, MemSpace space, bool decla
   }
   if (!declared) space = MemSpace::Global;
   if (const auto it = defaults.find(space); it != defaults.end()) return it->second;
-  AddressModelConfig m;
-  m.space = space;
-  return m;
+  return default_model(space);
 }
 
 void AddressMix::validate(std::string_view name) const {

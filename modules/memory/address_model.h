@@ -97,6 +97,11 @@ class AddressModel {
   LocalLayout local_;
 };
 
+/// The SM's default model of a space, as its load/store unit applies it to an instruction
+/// without a model: global coalesced over the instruction's own array, constant uniform
+/// over its own table, shared and local coalesced (4 bytes per lane).
+AddressModelConfig default_model(MemSpace space);
+
 /// A share of a benchmark's memory instructions, drawn by PC, and the model they take.
 struct AddressShare {
   double share = 0;  ///< fraction of the static memory instructions, (0, 1]
@@ -124,8 +129,8 @@ struct AddressMix {
   /// The model of the instruction at `pc`: its own; else, by a draw on (seed, pc) over
   /// the shares (an instruction whose code declares `space` among the shares of that
   /// space, one without (`declared` false: profiles) among all of them; a store never
-  /// draws a constant share); else the default of its space (global when undeclared),
-  /// else a coalesced 4-byte model of that space.
+  /// draws a constant share); else the mix's default of its space (global when
+  /// undeclared), else default_model of that space.
   AddressModelConfig model_for(uint64_t pc, MemSpace space, bool declared = true,
                                bool store = false) const;
   /// Throws ConfigError naming `name`.FIELD (e.g. "bfs.instructions[2].pattern").

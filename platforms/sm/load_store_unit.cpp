@@ -58,17 +58,13 @@ void LoadStoreUnit::find_addresses(const MemoryAccess& a, memory::MemSpace space
   }
   // The default model: local words by mem_tag; global and shared coalesced, one array per
   // PC; constant uniform over the PC's own table (a[k] in a loop: one line per warp).
-  memory::AddressModelConfig model;
-  model.space = space;
+  memory::AddressModelConfig model = memory::default_model(space);
   model.access_bytes = bytes;
   if (space == memory::MemSpace::Local) {
     model.base = uint64_t(inst.mem_tag) * 4;
   } else if (space == memory::MemSpace::Shared) {
     model.footprint_bytes = std::max<uint64_t>(shape.shared_mem_per_cta, kWarpSize * 16);
     model.footprint_bytes -= model.footprint_bytes % bytes;
-  } else {
-    model.own_array = true;
-    if (space == memory::MemSpace::Constant) model.pattern = memory::AddressPattern::Uniform;
   }
   memory::AddressModel(model, 1, inst.pc, config_.local, "l1.default_model")
       .generate(site, inst.active, access_);

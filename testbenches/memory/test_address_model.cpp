@@ -169,6 +169,9 @@ TEST_CASE("address mix: per-benchmark models from JSON and back", "[memory][addr
   CHECK(mix.model_for(208, MemSpace::Global).pattern == AddressPattern::Coalesced);
   CHECK(mix.model_for(208, MemSpace::Local).base == 16);
   CHECK(mix.model_for(216, MemSpace::Constant).space == MemSpace::Constant);
+  // No default for a space: the SM's own (constant: uniform over the PC's own table).
+  CHECK(mix.model_for(216, MemSpace::Constant).own_array);
+  CHECK(mix.model_for(216, MemSpace::Constant).pattern == AddressPattern::Uniform);
   CHECK(mix.model_for(232, MemSpace::Shared).stride_bytes == 8);
   const AddressMix again = AddressMix::from_json(mix.to_json(), "round trip");
   CHECK(again.to_json() == mix.to_json());

@@ -52,6 +52,33 @@ TEST_CASE("sweep cli: a bad spec is rejected before anything runs", "[sweep][cli
   }
 }
 
+TEST_CASE("sweep cli: --set overrides a fixed parameter and refuses axes and unknown keys",
+          "[sweep][cli]") {
+  Scratch s;
+  write(s / "spec.json", R"({"name": "tiny", "presets": ["baseline"],
+      "fixed": {"synth.ctas": 2, "synth.insts_per_warp": 100}, "set": {"rf.banks": [4, 8]}})");
+  const std::string sweep =
+      "sweep '" + (s / "spec.json").string() + "' --dry-run --out '" + (s / "out").string() + "'";
+  const Outcome ok = run_warpreg(s, sweep + " --set synth.ctas=3 --set sim.seed=7");
+  INFO(ok);
+  REQUIRE(ok.status == 0);
+  std::ifstream in(s / "out" / "sweep.json");
+  const std::string recorded((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  CHECK(contains(recorded, "\"synth.ctas\": \"3\""));
+  CHECK(contains(recorded, "\"sim.seed\": \"7\""));
+  CHECK_FALSE(contains(recorded, "\"synth.ctas\": \"2\""));
+  fs::remove_all(s / "out");
+  const Outcome axis = run_warpreg(s, sweep + " --set rf.banks=2");
+  CHECK(axis.status == 2);
+  CHECK(contains(axis.err, "'rf.banks' is an axis of tiny"));
+  const Outcome unknown = run_warpreg(s, sweep + " --set rf.bankz=2");
+  CHECK(unknown.status == 2);
+  CHECK(contains(unknown.err, "unknown parameter 'rf.bankz'"));
+  const Outcome malformed = run_warpreg(s, sweep + " --set synth.ctas");
+  CHECK(malformed.status == 2);
+  CHECK(contains(malformed.err, "expected KEY=VALUE"));
+}
+
 TEST_CASE("sweep cli: a local sweep runs every point and a rerun is resumable and identical",
           "[sweep][cli]") {
   Scratch s;
