@@ -48,6 +48,7 @@ install(DIRECTORY ${PROJECT_SOURCE_DIR}/power/tech DESTINATION ${data}/power
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/stimuli/profiles DESTINATION ${data}/stimuli
   COMPONENT runtime FILES_MATCHING PATTERN "*.json")
 install(FILES ${PROJECT_SOURCE_DIR}/stimuli/benchmarks/benchmarks.json
+  ${PROJECT_SOURCE_DIR}/stimuli/benchmarks/address_mixes.json
   DESTINATION ${data}/stimuli/benchmarks COMPONENT runtime)
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/experiments DESTINATION ${data} COMPONENT runtime
   FILES_MATCHING PATTERN "*.json" PATTERN "*.py")
