@@ -11,6 +11,7 @@
 #include <tlm>
 
 #include "common/bits.h"
+#include "common/inst.h"
 #include "common/warp_register.h"
 #include "modules/interfaces/tlm_refusal.h"
 
@@ -25,6 +26,37 @@ enum class MemKind : uint8_t {
 
 enum class MemSpace : uint8_t { Global, Local, Constant, Shared };
 constexpr unsigned kMemSpaceCount = 4;
+
+/// The memory system's space of an instruction's (common/inst.h); an instruction that
+/// declares none (generic LD/ST, profiles) is a global access.
+constexpr MemSpace mem_space_of(MemorySpace space) {
+  switch (space) {
+    case MemorySpace::Local:
+      return MemSpace::Local;
+    case MemorySpace::Shared:
+      return MemSpace::Shared;
+    case MemorySpace::Constant:
+      return MemSpace::Constant;
+    case MemorySpace::Global:
+    case MemorySpace::None:
+      break;
+  }
+  return MemSpace::Global;
+}
+/// The instruction's space of a memory-system space.
+constexpr MemorySpace inst_space_of(MemSpace space) {
+  switch (space) {
+    case MemSpace::Local:
+      return MemorySpace::Local;
+    case MemSpace::Shared:
+      return MemorySpace::Shared;
+    case MemSpace::Constant:
+      return MemorySpace::Constant;
+    case MemSpace::Global:
+      break;
+  }
+  return MemorySpace::Global;
+}
 
 /// Where a request was served (the level whose data or acknowledgement it got).
 enum class MemLevel : uint8_t { None, L1, L2, Dram };

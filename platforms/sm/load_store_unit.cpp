@@ -4,25 +4,6 @@
 
 namespace warpreg {
 
-namespace {
-
-memory::MemSpace space_of(MemorySpace space) {
-  switch (space) {
-    case MemorySpace::Local:
-      return memory::MemSpace::Local;
-    case MemorySpace::Shared:
-      return memory::MemSpace::Shared;
-    case MemorySpace::Constant:
-      return memory::MemSpace::Constant;
-    case MemorySpace::Global:
-    case MemorySpace::None:
-      break;
-  }
-  return memory::MemSpace::Global;
-}
-
-}  // namespace
-
 uint64_t LoadStoreUnit::default_base(uint64_t pc) {
   return memory::array_base(memory::MemSpace::Global, pc);
 }
@@ -74,7 +55,7 @@ MemoryTiming LoadStoreUnit::access(const MemoryAccess& a, uint64_t cycle) {
   const WarpInst& inst = *a.inst;
   ++counters_.instructions;
   const MemorySpace declared = inst.mem.space();
-  const memory::MemSpace space = space_of(declared);
+  const memory::MemSpace space = memory::mem_space_of(declared);
   const uint32_t bytes = declared == MemorySpace::None ? 4 : inst.mem.access_bytes();
   MemoryTiming timing;
   if (space == memory::MemSpace::Constant) ++counters_.constant_loads;

@@ -307,35 +307,6 @@ uint32_t KernelWorkload::Execution::draw_trip(uint32_t l) {
 
 namespace {
 
-memory::MemSpace memory_space(MemorySpace space) {
-  switch (space) {
-    case MemorySpace::Local:
-      return memory::MemSpace::Local;
-    case MemorySpace::Shared:
-      return memory::MemSpace::Shared;
-    case MemorySpace::Constant:
-      return memory::MemSpace::Constant;
-    case MemorySpace::Global:
-    case MemorySpace::None:
-      break;
-  }
-  return memory::MemSpace::Global;
-}
-
-MemorySpace kernel_space(memory::MemSpace space) {
-  switch (space) {
-    case memory::MemSpace::Local:
-      return MemorySpace::Local;
-    case memory::MemSpace::Shared:
-      return MemorySpace::Shared;
-    case memory::MemSpace::Constant:
-      return MemorySpace::Constant;
-    case memory::MemSpace::Global:
-      break;
-  }
-  return MemorySpace::Global;
-}
-
 /// The word of the thread's local frame a listing's local access names: the last hex
 /// offset inside its brackets ("LDL R0, [R1+0x10]", "LLD R2, local [0x8]"), / 4.
 uint32_t local_frame_word(const std::string& text) {
@@ -363,7 +334,7 @@ void KernelWorkload::assign_memory(Op& op, const StaticInst& inst) {
     return;
   }
   memory::AddressModelConfig model = config_.address_mix->model_for(
-      inst.pc, memory_space(inst.space), declared, inst.cls == InstClass::Store);
+      inst.pc, memory::mem_space_of(inst.space), declared, inst.cls == InstClass::Store);
   if (declared) model.access_bytes = inst.access_bytes;
   if (model.space == memory::MemSpace::Shared && model.footprint_bytes == 0) {
     // Within the CTA's shared memory, as the SM's default shared model.
@@ -374,7 +345,7 @@ void KernelWorkload::assign_memory(Op& op, const StaticInst& inst) {
   address_model_of_pc_.insert(inst.pc, static_cast<uint32_t>(address_models_.size()));
   address_models_.emplace_back(model, config_.address_mix->seed, inst.pc, memory::LocalLayout{},
                                name);
-  op.proto.mem = MemOperand::make(kernel_space(model.space), model.access_bytes);
+  op.proto.mem = MemOperand::make(memory::inst_space_of(model.space), model.access_bytes);
   op.counts_executions = true;
 }
 
