@@ -205,7 +205,10 @@ class GpuPlatformImpl {
       std::vector<const nlohmann::json*> values;
       for (const nlohmann::json& j : per_sm) {
         const nlohmann::json* v = &j;
-        for (const char* key : path) v = v->contains(key) ? &(*v)[key] : nullptr;
+        for (const char* key : path) {
+          v = v->contains(key) ? &(*v)[key] : nullptr;
+          if (v == nullptr) break;
+        }
         if (v == nullptr) break;
         values.push_back(v);
       }

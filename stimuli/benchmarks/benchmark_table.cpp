@@ -36,6 +36,23 @@ std::string text(const json& row, const char* key, const std::string& where, boo
   return row.at(key).get<std::string>();
 }
 
+/// A JSON input of the stimulus layer; a bad file is a WorkloadError naming it.
+JsonDocument read_json(const std::string& path, const char* what) {
+  try {
+    return JsonDocument::read_file(path, what, input_limits::kMaxProfileBytes);
+  } catch (const JsonInputError& e) {
+    throw WorkloadError(e.what());
+  }
+}
+
+memory::AddressMix mix_from(const nlohmann::json& mix, const std::string& where) {
+  try {
+    return memory::AddressMix::from_json(mix, where);
+  } catch (const ConfigError& e) {
+    throw WorkloadError(e.what());
+  }
+}
+
 }  // namespace
 
 std::string benchmark_table_path() { return data_path("stimuli/benchmarks/benchmarks.json"); }
@@ -47,13 +64,7 @@ std::string shared_data_dir() {
 }
 
 std::vector<BenchmarkRow> read_benchmark_table(const std::string& path) {
-  const JsonDocument input = [&path] {
-    try {
-      return JsonDocument::read_file(path, "benchmark table", input_limits::kMaxProfileBytes);
-    } catch (const JsonInputError& e) {
-      throw WorkloadError(e.what());
-    }
-  }();
+  const JsonDocument input = read_json(path, "benchmark table");
   const json& doc = input.root();
   if (!doc.is_object() || !doc.contains("rows") || !doc.at("rows").is_array())
     throw WorkloadError(path + ": expected an object with a \"rows\" array");
@@ -131,6 +142,7 @@ BenchmarkKernel benchmark_kernel(const std::string& name) {
   for (const BenchmarkRow& row : rows) {
     if (row.id != id) continue;
     BenchmarkKernel out;
+    out.row = row.id;
     out.ctas = row.ctas;
     out.threads_per_cta = row.threads_per_cta;
     // Only a paper's count widens the allocation; an assumed one says nothing real.
@@ -156,13 +168,7 @@ std::string address_mix_table_path() { return data_path("stimuli/benchmarks/addr
 
 std::optional<memory::AddressMix> benchmark_address_mix(const std::string& row,
                                                         const std::string& path) {
-  const JsonDocument input = [&path] {
-    try {
-      return JsonDocument::read_file(path, "address mix table", input_limits::kMaxProfileBytes);
-    } catch (const JsonInputError& e) {
-      throw WorkloadError(e.what());
-    }
-  }();
+  const JsonDocument input = read_json(path, "address mix table");
   const json& table = input.root();
   if (!table.is_object() || !table.contains("mixes") || !table["mixes"].is_object())
     throw WorkloadError(path + ": expected an object with \"mixes\" keyed by benchmark");
@@ -173,14 +179,10 @@ std::optional<memory::AddressMix> benchmark_address_mix(const std::string& row,
     bool listed = false;
     for (const json& r : entry["rows"]) listed = listed || (r.is_string() && r == row);
     if (!listed) continue;
-    nlohmann::json mix = nlohmann::json::parse(entry.dump());
+    nlohmann::json mix(entry);
     mix.erase("rows");
     mix["benchmark"] = name;
-    try {
-      return memory::AddressMix::from_json(mix, where);
-    } catch (const ConfigError& e) {
-      throw WorkloadError(e.what());
-    }
+    return mix_from(mix, where);
   }
   return std::nullopt;
 }
@@ -190,24 +192,8 @@ std::optional<memory::AddressMix> resolve_address_mix(const std::string& setting
   if (setting == "none") return std::nullopt;
   if (setting == "benchmark")
     return row.empty() ? std::nullopt : benchmark_address_mix(row, address_mix_table_path());
-  const JsonDocument input = [&setting] {
-    try {
-      return JsonDocument::read_file(setting, "address mix (kernel.address_mix)",
-                                     input_limits::kMaxProfileBytes);
-    } catch (const JsonInputError& e) {
-      throw WorkloadError(e.what());
-    }
-  }();
-  try {
-    return memory::AddressMix::from_json(nlohmann::json::parse(input.root().dump()), setting);
-  } catch (const ConfigError& e) {
-    throw WorkloadError(e.what());
-  }
-}
-
-std::string benchmark_row_of(const std::string& name) {
-  std::string row = name.substr(std::string(kPrefix).size());
-  return row.substr(0, row.find('#'));
+  const JsonDocument input = read_json(setting, "address mix (kernel.address_mix)");
+  return mix_from(nlohmann::json(input.root()), setting);
 }
 
 }  // namespace warpreg

@@ -45,6 +45,7 @@ bool is_benchmark_name(const std::string& name);
 /// What "real:ID[#K]" runs: a cuobjdump workload name with the row's launch, or
 /// "profile:NAME" when the row has no real kernel.
 struct BenchmarkKernel {
+  std::string row;  ///< the row's id (whose address mix the kernel takes)
   std::string workload;
   uint32_t ctas = 0;             ///< 0: the cuobjdump.ctas parameter
   uint32_t threads_per_cta = 0;  ///< 0: the cuobjdump.threads_per_cta parameter
@@ -64,7 +65,5 @@ std::optional<memory::AddressMix> benchmark_address_mix(const std::string& row,
 /// anything else a mix's JSON file. Throws WorkloadError naming the file and field.
 std::optional<memory::AddressMix> resolve_address_mix(const std::string& setting,
                                                       const std::string& row);
-/// The row of a "real:ID[#K]" name: "ID".
-std::string benchmark_row_of(const std::string& name);
 
 }  // namespace warpreg

@@ -93,7 +93,7 @@ std::unique_ptr<Workload> open_benchmark(const std::string& name, const Params& 
     shape.threads_per_cta = bench.threads_per_cta;
   return run_static_kernel(std::move(kernels.front().kernel), shape,
                            name + " (" + bench.workload + ")", params, bench.regs_per_thread,
-                           benchmark_row_of(name));
+                           bench.row);
 }
 
 std::unique_ptr<Workload> open_workload_as_given(const std::string& name, const Params& params) {
