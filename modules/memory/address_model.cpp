@@ -1,5 +1,7 @@
 #include "modules/memory/address_model.h"
 
+#include <algorithm>
+
 #include "common/errors.h"
 
 namespace warpreg::memory {
@@ -206,6 +208,11 @@ void AddressModel::generate(const AccessSite& site, LaneMask active, WarpAccess&
   out.local_word_stride = config_.space == MemSpace::Local ? local_.threads() * 4 : 0;
   for (uint32_t lane = 0; lane < kWarpSize; ++lane)
     out.address[lane] = (active & (1u << lane)) ? address(site, lane) : 0;
+}
+
+uint64_t shared_region_bytes(uint64_t shared_mem_per_cta, uint32_t access_bytes) {
+  const uint64_t bytes = std::max<uint64_t>(shared_mem_per_cta, kWarpSize * 16);
+  return bytes - bytes % access_bytes;
 }
 
 AddressModelConfig default_model(MemSpace space) {

@@ -102,6 +102,10 @@ class AddressModel {
 /// over its own table, shared and local coalesced (4 bytes per lane).
 AddressModelConfig default_model(MemSpace space);
 
+/// The region a shared-memory model without a footprint wraps in: the CTA's shared
+/// memory (at least 512 bytes), whole `access_bytes` words.
+uint64_t shared_region_bytes(uint64_t shared_mem_per_cta, uint32_t access_bytes);
+
 /// A share of a benchmark's memory instructions, drawn by PC, and the model they take.
 struct AddressShare {
   double share = 0;  ///< fraction of the static memory instructions, (0, 1]

@@ -44,8 +44,7 @@ void LoadStoreUnit::find_addresses(const MemoryAccess& a, memory::MemSpace space
   if (space == memory::MemSpace::Local) {
     model.base = uint64_t(inst.mem_tag) * 4;
   } else if (space == memory::MemSpace::Shared) {
-    model.footprint_bytes = std::max<uint64_t>(shape.shared_mem_per_cta, kWarpSize * 16);
-    model.footprint_bytes -= model.footprint_bytes % bytes;
+    model.footprint_bytes = memory::shared_region_bytes(shape.shared_mem_per_cta, bytes);
   }
   memory::AddressModel(model, 1, inst.pc, config_.local, "l1.default_model")
       .generate(site, inst.active, access_);

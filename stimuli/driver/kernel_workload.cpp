@@ -336,11 +336,9 @@ void KernelWorkload::assign_memory(Op& op, const StaticInst& inst) {
   memory::AddressModelConfig model = config_.address_mix->model_for(
       inst.pc, memory::mem_space_of(inst.space), declared, inst.cls == InstClass::Store);
   if (declared) model.access_bytes = inst.access_bytes;
-  if (model.space == memory::MemSpace::Shared && model.footprint_bytes == 0) {
-    // Within the CTA's shared memory, as the SM's default shared model.
-    model.footprint_bytes = std::max<uint64_t>(config_.shape.shared_mem_per_cta, kWarpSize * 16);
-    model.footprint_bytes -= model.footprint_bytes % model.access_bytes;
-  }
+  if (model.space == memory::MemSpace::Shared && model.footprint_bytes == 0)
+    model.footprint_bytes =
+        memory::shared_region_bytes(config_.shape.shared_mem_per_cta, model.access_bytes);
   const std::string name = description_ + ": address model of pc " + std::to_string(inst.pc);
   address_model_of_pc_.insert(inst.pc, static_cast<uint32_t>(address_models_.size()));
   address_models_.emplace_back(model, config_.address_mix->seed, inst.pc, memory::LocalLayout{},
