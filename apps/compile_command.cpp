@@ -12,6 +12,7 @@
 
 #include "apps/cli.h"
 #include "designs/ltrf/compiler/register_intervals.h"
+#include "designs/regmutex/compiler/regmutex_points.h"
 #include "designs/regmutex/compiler/regmutex_sizing.h"
 #include "designs/rfv/compiler/release_flags.h"
 #include "platforms/sm/sm_core.h"
@@ -263,6 +264,12 @@ ordered_json kernel_report(const StaticKernelEntry& entry, const CompileInput& i
     regmutex["baseline_warps"] = s.baseline.warps();
     regmutex["warps"] = s.occupancy.warps();
     regmutex["decision"] = s.decision;
+    // Deadlock rule 2's bound: per-release compaction needs the most registers live at
+    // one barrier in B_s, static compaction the union over barriers.
+    const BarrierLiveness barriers = max_live_at_barriers(kernel, live);
+    regmutex["barriers"] = barriers.barriers;
+    regmutex["barrier_live_max"] = barriers.max_live;
+    regmutex["barrier_live_union"] = registers_live_at_barriers(kernel, live).count();
   } catch (const std::exception& e) {
     regmutex["error"] = e.what();
   }
@@ -303,7 +310,9 @@ void print_text(std::ostream& os, const ordered_json& k) {
     os << m["error"].get<std::string>() << '\n';
   else
     os << "|B_s| = " << m["bs"] << ", |E_s| = " << m["es"] << ", " << m["srp_sections"]
-       << " SRP sections, warps " << m["baseline_warps"] << " -> " << m["warps"] << '\n';
+       << " SRP sections, warps " << m["baseline_warps"] << " -> " << m["warps"] << "; "
+       << m["barriers"] << " barriers, live at one at most " << m["barrier_live_max"] << ", at any "
+       << m["barrier_live_union"] << '\n';
   for (const ordered_json& r : k["register_intervals"]) {
     os << "  register-intervals N = " << r["regs_per_interval"] << ": ";
     if (r.contains("error")) {

@@ -14,6 +14,13 @@
 
 namespace warpreg {
 
+/// How the compiler keeps a warp's live values within its base set while the extended
+/// set is released (seed 003 §III-A4).
+enum class RegMutexCompaction : uint8_t {
+  PerRelease,  ///< the paper's: live values move into free base registers before each release
+  Static       ///< one renumbering per kernel (Jatala et al.'s register declaration reordering)
+};
+
 /// RegMutex's parameters (regmutex.*): the mode picks the allocator hardware, |E_s|
 /// the compiler's sizing.
 struct RegMutexParams : ParamSet {
@@ -50,6 +57,23 @@ struct RegMutexParams : ParamSet {
       "its own extended sets). Other modes refuse ctas.",
       "seed 003 §III-C names 'specific pairs of warps' without saying which; issue 17 "
       "(pairing across CTAs)"};
+  Choice<RegMutexCompaction> compaction{
+      this,
+      "compaction",
+      RegMutexCompaction::PerRelease,
+      {{"per_release", RegMutexCompaction::PerRelease}, {"static", RegMutexCompaction::Static}},
+      "Architected register index compaction in modes shared and paired (owf is always "
+      "static). per_release = the paper's: a warp is in the acquire state where more than "
+      "|B_s| registers are live; before each release every value still live in an extended "
+      "register moves (a MOV: one issue slot, a read and a write) to a free base register, "
+      "and keeps that register to the end of its live range; the deadlock rule needs |B_s| "
+      ">= the most registers live at any one CTA barrier. static = one renumbering per "
+      "kernel: a fixed set of architected registers forms E_s, none of them live at any "
+      "barrier (|B_s| >= the union of the registers live at barriers), and every "
+      "instruction touching one is in the acquire state (docs/blocks/regmutex.md).",
+      "seed 003 §III-A2 (deadlock rule: 'the number of live registers at any point in the "
+      "program that CTA-wide synchronization primitives ... exist'), §III-A4 ('index "
+      "compaction may happen multiple times right before each release'); issue 17"};
 };
 
 /// The |E_s| fractions of the paper, in percent of the registers per thread.
@@ -60,9 +84,12 @@ struct RegMutexRegions {
   uint32_t regs_used = 0;  ///< Kernel::regs_used()
   /// Architected register -> register index after compaction (256 entries).
   std::vector<uint16_t> index_of;
-  RegisterSet extended;                     ///< architected registers placed in the extended set
-  RegisterSet barrier_live;                 ///< registers live at any CTA barrier (kept in B_s)
-  uint32_t instructions = 0;                ///< static instructions
+  /// Per-release compaction: no fixed extended set; a warp's registers take base or
+  /// extended indices as it runs (RegMutexStage), guided by live_before().
+  bool per_release = false;
+  RegisterSet extended;       ///< static: architected registers placed in the extended set
+  RegisterSet barrier_live;   ///< static: registers live at any CTA barrier (kept in B_s)
+  uint32_t instructions = 0;  ///< static instructions
   uint32_t acquire_state_instructions = 0;  ///< in the acquire state (rule 2)
   /// Instructions with more than |B_s| registers live (live before ∪ written): the
   /// acquire state the paper's per-release moves would reach.
@@ -81,6 +108,15 @@ struct RegMutexRegions {
     return f == PcIndex::kNone ? 0 : static_cast<uint8_t>(f);
   }
   PcIndex flags_;  ///< per PC: kAcquireState | kOverBase
+
+  /// Per-release compaction: the registers live just before the instruction at `pc`, or
+  /// nullptr for an unknown PC.
+  const RegisterSet* live_before(uint64_t pc) const {
+    const uint32_t i = point_.find(pc);
+    return i == PcIndex::kNone ? nullptr : &live_before_[i];
+  }
+  PcIndex point_;                         ///< per PC: its index in live_before_
+  std::vector<RegisterSet> live_before_;  ///< per-release only
 };
 
 struct RegMutexCandidate {
@@ -112,7 +148,9 @@ struct RegMutexPlan {
   Occupancy baseline;     ///< without RegMutex
   Occupancy occupancy;    ///< with it (regs_per_thread stays the architected allocation)
   RegMutexRegions regions;
-  uint32_t barrier_live = 0;   ///< registers live at any CTA barrier (union)
+  /// The deadlock rule's bound on |B_s|: registers live at any CTA barrier (the union,
+  /// static compaction) or at the barrier with the most (per-release compaction).
+  uint32_t barrier_live = 0;
   uint32_t register_file = 0;  ///< warp registers of the register file
   std::string decision;        ///< one line for reports
 };
@@ -126,9 +164,10 @@ inline const char* const kRegMutexPlan = "regmutex.plan";
 /// sizing pass's |E_s|; otherwise |E_s| = forced_es. Throws ConfigError when a forced
 /// |E_s| breaks a deadlock rule (the pool must hold one E_s; every register live at a
 /// CTA barrier must fit in B_s) or no CTA fits; pair_ctas (regmutex.pairing = ctas) is
-/// for mode Paired only.
+/// for mode Paired only. Mode Owf always compacts statically.
 RegMutexPlan plan_regmutex(const Kernel& kernel, const KernelShape& shape, const SmLimits& sm,
                            RegMutexMode mode, uint32_t forced_es, uint32_t register_file,
-                           bool pair_ctas = false);
+                           bool pair_ctas = false,
+                           RegMutexCompaction compaction = RegMutexCompaction::PerRelease);
 
 }  // namespace warpreg

@@ -64,8 +64,9 @@ void ComaModule::b_transport(tlm::tlm_generic_payload& payload, sc_core::sc_time
   }
   switch (a.kind) {
     case RfAccessKind::Wake:
-      // The first Wake of a collector assignment carries the warp's active mask.
-      if (a.operand_slot == 0) {
+      // The first Wake of a collector assignment carries the warp's active mask; a
+      // stage's own instruction (kNoCollector, e.g. RegMutex's compaction MOV) has no entry.
+      if (a.operand_slot == 0 && a.collector != kNoCollector) {
         core_.assign(a.collector, a.active_mask);
         energy_.count(table_writes_);
       }

@@ -288,3 +288,69 @@ TEST_CASE("regmutex plan: pairing CTAs is for paired mode and changes the pair l
   CHECK(ctas.geometry.resident_ctas == 6);
   CHECK(ctas.geometry.registers_needed(18) == 3 * 3 * 12);
 }
+
+TEST_CASE("plan: per-release compaction bounds B_s by the most live at one barrier, not the union",
+          "[regmutex][deadlock]") {
+  // Two barriers: R0, R1 live at the first, R2, R3 at the second. The union is 4
+  // registers, each barrier has 2.
+  const Kernel k = make_kernel(
+      {{"MOV R0, c[0x0][0x20]", "MOV R1, c[0x0][0x24]", "BAR.SYNC 0x0", "IADD R2, R0, R1",
+        "IADD R3, R0, R1", "BAR.SYNC 0x0", "IADD R2, R2, R3", "STS [R2], R2", "EXIT"}},
+      {});
+  KernelShape shape;
+  shape.name = "k";
+  shape.ctas = 4;
+  shape.threads_per_cta = 256;
+  shape.regs_per_thread = 8;
+  const SmLimits sm;
+  // |E_s| = 5 leaves |B_s| = 3: too few for the union, enough for either barrier.
+  try {
+    plan_regmutex(k, shape, sm, RegMutexMode::Shared, 5, sm.registers / 32, false,
+                  RegMutexCompaction::Static);
+    FAIL("no error");
+  } catch (const ConfigError& e) {
+    CHECK_THAT(e.what(), Catch::Contains("deadlock rule") && Catch::Contains("4 registers"));
+  }
+  const RegMutexPlan plan = plan_regmutex(k, shape, sm, RegMutexMode::Shared, 5, sm.registers / 32,
+                                          false, RegMutexCompaction::PerRelease);
+  CHECK(plan.applied);
+  CHECK(plan.barrier_live == 2);
+  CHECK(plan.geometry.bs == 3);
+  CHECK(plan.regions.per_release);
+  // OWF renumbers once per kernel whatever the parameter says.
+  CHECK_THROWS_AS(plan_regmutex(k, shape, sm, RegMutexMode::Owf, 5, sm.registers / 32, false,
+                                RegMutexCompaction::PerRelease),
+                  ConfigError);
+}
+
+TEST_CASE("acquire regions with per-release compaction: the paper's count of live registers",
+          "[regmutex][compiler]") {
+  // R0..R3 live throughout, R4 briefly: with B_s = 4 only the instructions with five
+  // registers live or written are in the acquire state, whichever register it is.
+  const Kernel k =
+      make_kernel({{"MOV R0, c[0x0][0x20]", "MOV R1, c[0x0][0x24]", "MOV R2, c[0x0][0x28]",
+                    "MOV R3, c[0x0][0x2c]", "IADD R4, R0, R1", "IADD R2, R4, R2", "IADD R0, R0, R2",
+                    "IADD R1, R1, R3", "IADD R0, R0, R1", "STS [R3], R0", "EXIT"}},
+                  {});
+  const Liveness lv = compute_liveness(k);
+  const RegMutexRegions r = place_per_release_regions(k, lv, 4, 2);
+  CHECK(r.per_release);
+  CHECK(r.acquire_state_instructions == 2);  // the write of R4 and its read
+  CHECK(r.acquire_state_instructions == r.over_base_instructions);
+  CHECK(r.in_acquire_state(4 * 8));
+  CHECK(r.in_acquire_state(5 * 8));
+  CHECK(r.acquire_points == 1);
+  CHECK(r.release_points == 1);
+  REQUIRE(r.live_before(6 * 8) != nullptr);
+  CHECK(r.live_before(6 * 8)->count() == 4);  // R0..R3 (R2 just written)
+  CHECK(r.live_before(0x1000) == nullptr);
+  // Nothing is live at the entry: the first indices are the registers in order.
+  for (uint16_t reg = 0; reg < 6; ++reg) CHECK(r.index_of[reg] == reg);
+  // A barrier with more than B_s registers live is deadlock rule 2.
+  const Kernel busy =
+      make_kernel({{"MOV R0, c[0x0][0x20]", "MOV R1, c[0x0][0x24]", "MOV R2, c[0x0][0x28]",
+                    "BAR.SYNC 0x0", "IADD R0, R0, R1", "IADD R0, R0, R2", "STS [R0], R0", "EXIT"}},
+                  {});
+  CHECK_THROWS_AS(place_per_release_regions(busy, compute_liveness(busy), 2, 2),
+                  std::invalid_argument);
+}

@@ -42,8 +42,11 @@ TEST_CASE("regmutex preset on bfs: more warps resident and zero mismatches",
   CHECK(b["releases"].get<uint64_t>() + b["released_at_exit"].get<uint64_t>() ==
         b["acquires"].get<uint64_t>());
   CHECK(b["extended_accesses"].get<uint64_t>() > 0);
-  CHECK(s["metadata_instructions"] ==
-        b["acquires"].get<uint64_t>() + b["releases"].get<uint64_t>());
+  CHECK(b["compaction"] == "per_release");
+  CHECK(b["compaction_moves"].get<uint64_t>() > 0);
+  CHECK(s["metadata_instructions"] == b["acquires"].get<uint64_t>() +
+                                          b["releases"].get<uint64_t>() +
+                                          b["compaction_moves"].get<uint64_t>());
 }
 
 TEST_CASE("regmutex-paired preset on lavamd: zero mismatches", "[regmutex][platform]") {

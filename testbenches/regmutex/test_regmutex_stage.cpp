@@ -97,18 +97,11 @@ WarpInst inst_at(uint64_t pc, uint16_t dst = kZeroRegister) {
 }
 
 /// The stage for BFS (regmutex preset) between a stub initiator and a stub register
-/// file, with an extended and a base architected register and PCs inside and outside an
-/// acquire region.
+/// file, with PCs inside and outside an acquire region and, for static compaction, an
+/// extended and a base architected register.
 struct BfsStage {
-  Params params = Params::load("regmutex", {"profile.ctas=6"});
-  std::unique_ptr<Workload> workload = open_workload("regmutex-bfs", params);
-  DesignBench bench{params, *workload};
-  RegMutexStage stage{"regmutex", bench.context()};
-  StubInitiator init{"init"};
-  StubRegisterFile rf{"rf"};
-  uint16_t ext = 0, base = 0;
-  uint64_t in_pc = ~0ull, out_pc = ~0ull;
-  BfsStage() {
+  explicit BfsStage(const std::string& compaction = "static")
+      : params(Params::load("regmutex", {"profile.ctas=6", "regmutex.compaction=" + compaction})) {
     init.socket.bind(stage.target);
     stage.initiator.bind(rf.socket);
     const RegMutexPlan& plan = stage.plan();
@@ -117,6 +110,14 @@ struct BfsStage {
       for (const StaticInst& i : b.insts)
         (plan.regions.in_acquire_state(i.pc) ? in_pc : out_pc) = i.pc;
   }
+  Params params;
+  std::unique_ptr<Workload> workload = open_workload("regmutex-bfs", params);
+  DesignBench bench{params, *workload};
+  RegMutexStage stage{"regmutex", bench.context()};
+  StubInitiator init{"init"};
+  StubRegisterFile rf{"rf"};
+  uint16_t ext = 0, base = 0;
+  uint64_t in_pc = ~0ull, out_pc = ~0ull;
 };
 
 }  // namespace
@@ -254,4 +255,82 @@ TEST_CASE("regmutex stage: Wake is translated, bad payloads and unmapped registe
         key == "events" || key == "dynamic_pj" || key == "leakage_pj" || key == "residency";
     CHECK((energy || stage.statistics()->declares(key)));
   }
+}
+
+TEST_CASE("regmutex stage, per-release compaction: MOVs before the release, renames after it",
+          "[regmutex][stage]") {
+  BfsStage bfs("per_release");
+  RegMutexStage& stage = bfs.stage;
+  StubInitiator& init = bfs.init;
+  StubRegisterFile& rf = bfs.rf;
+  const RegMutexPlan& plan = stage.plan();
+  REQUIRE(plan.applied);
+  REQUIRE(plan.regions.per_release);
+  const uint32_t bs = plan.geometry.bs;
+  REQUIRE(bs == 18);
+  // A release point with a live register that starts in the extended set, and a
+  // register that starts there and is dead at it.
+  uint64_t out_pc = ~0ull;
+  uint16_t live_ext = kZeroRegister, dead_ext = kZeroRegister;
+  uint32_t moves = 0;
+  for (const BasicBlock& b : bfs.workload->static_code()->blocks)
+    for (const StaticInst& i : b.insts) {
+      const RegisterSet* live = plan.regions.live_before(i.pc);
+      REQUIRE(live != nullptr);
+      if (out_pc != ~0ull || plan.regions.in_acquire_state(i.pc)) continue;
+      for (uint16_t r = 0; r < 24; ++r) {
+        if (plan.regions.index_of[r] < bs) continue;
+        if (live->test(r)) {
+          if (live_ext == kZeroRegister) live_ext = r;
+          ++moves;
+        } else if (dead_ext == kZeroRegister) {
+          dead_ext = r;
+        }
+      }
+      if (live_ext != kZeroRegister && dead_ext != kZeroRegister)
+        out_pc = i.pc;
+      else
+        live_ext = dead_ext = kZeroRegister, moves = 0;
+    }
+  REQUIRE(out_pc != ~0ull);
+  const uint32_t srp = 48 * 18;
+
+  Driver driver("driver", [&] {
+    init.access(RfAccessKind::Launch, 5, 0);
+    REQUIRE(stage.before_issue(5, 0, 0, inst_at(bfs.in_pc), 1) == IssueVerdict::Metadata);
+    const uint32_t section = stage.allocator().core().section_of(5);
+    stage.issued(5, 0, inst_at(bfs.in_pc, live_ext), 2);
+    // Its write is in flight: the release waits.
+    CHECK(stage.before_issue(5, 0, 1, inst_at(out_pc), 3) == IssueVerdict::Wait);
+    init.buffer.lane[0] = 0xabcd;
+    CHECK(init.access(RfAccessKind::Write, 5, live_ext) == tlm::TLM_OK_RESPONSE);
+    CHECK(rf.last_phys == srp + section * 6 + (plan.regions.index_of[live_ext] - bs));
+    // One MOV per live value in the extended set, each an issue slot, then the release.
+    uint32_t metadata = 0;
+    for (uint64_t t = 4; stage.allocator().holds(5) && t < 100; ++t)
+      metadata += stage.before_issue(5, 0, 1, inst_at(out_pc), t) == IssueVerdict::Metadata;
+    CHECK_FALSE(stage.allocator().holds(5));
+    CHECK(stage.counters().compaction_moves == moves);
+    CHECK(metadata == moves + 1);
+    // The value is in a base register now, and reads find it there.
+    init.buffer.lane[0] = 0;
+    CHECK(init.access(RfAccessKind::Read, 5, live_ext) == tlm::TLM_OK_RESPONSE);
+    CHECK(init.buffer.lane[0] == 0xabcd);
+    CHECK(rf.last_phys >= 5 * bs);
+    CHECK(rf.last_phys < 6 * bs);
+    // Released, a write of a register whose index is extended takes a free base index.
+    IssueVerdict v = IssueVerdict::Wait;
+    uint64_t t = 100;
+    while (v == IssueVerdict::Wait && t < 200)
+      v = stage.before_issue(5, 0, 1, inst_at(out_pc, dead_ext), t++);
+    REQUIRE(v == IssueVerdict::Issue);
+    stage.issued(5, 0, inst_at(out_pc, dead_ext), t);
+    CHECK(init.access(RfAccessKind::Write, 5, dead_ext) == tlm::TLM_OK_RESPONSE);
+    CHECK(rf.last_phys >= 5 * bs);
+    CHECK(rf.last_phys < 6 * bs);
+    CHECK(stage.counters().base_renames == 1);
+    CHECK(stage.counters().release_waits == 1);
+  });
+  sc_core::sc_start();
+  CHECK(stage.stats(300)["compaction"] == "per_release");
 }

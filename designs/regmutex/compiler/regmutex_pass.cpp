@@ -56,7 +56,7 @@ uint32_t fitting_ctas(const SmLimits& sm, const KernelShape& shape, const RegMut
 
 RegMutexPlan plan_regmutex(const Kernel& static_kernel, const KernelShape& shape,
                            const SmLimits& sm, RegMutexMode mode, uint32_t forced_es,
-                           uint32_t register_file, bool pair_ctas) {
+                           uint32_t register_file, bool pair_ctas, RegMutexCompaction compaction) {
   if (pair_ctas && mode != RegMutexMode::Paired)
     throw ConfigError(std::string("regmutex.pairing = ctas pairs the extended sets of mode "
                                   "paired; regmutex.mode is ") +
@@ -76,10 +76,16 @@ RegMutexPlan plan_regmutex(const Kernel& static_kernel, const KernelShape& shape
     throw ConfigError("regmutex: kernel '" + kernel.name + "' names " + str(kernel.regs_used()) +
                       " registers but its launch allocates " + str(R) + " per thread");
   const Liveness liveness = compute_liveness(kernel);
-  plan.barrier_live = static_cast<uint32_t>(registers_live_at_barriers(kernel, liveness).count());
-
-  // Without per-release moves every register live at some barrier stays in B_s: the
-  // pass's barrier bound is therefore the union over barriers (docs/blocks/regmutex.md).
+  // Jatala et al. renumber once per kernel: OWF always compacts statically.
+  const bool per_release =
+      compaction == RegMutexCompaction::PerRelease && mode != RegMutexMode::Owf;
+  // Deadlock rule 2: no warp may wait at an acquire while its CTA waits at a barrier, so
+  // what is live at a barrier must fit in B_s. With per-release moves that is the most
+  // registers live at any one barrier (the paper's rule); without them every register
+  // live at some barrier stays in B_s, the union over barriers (docs/blocks/regmutex.md).
+  plan.barrier_live =
+      per_release ? max_live_at_barriers(kernel, liveness).max_live
+                  : static_cast<uint32_t>(registers_live_at_barriers(kernel, liveness).count());
   RegMutexSizingInput in;
   in.name = shape.name;
   in.regs_per_thread = shape.regs_per_thread;
@@ -123,7 +129,9 @@ RegMutexPlan plan_regmutex(const Kernel& static_kernel, const KernelShape& shape
   if (bs < plan.barrier_live)
     throw ConfigError("regmutex deadlock rule: |B_s| = " + str(bs) + " (|E_s| = " + str(es) +
                       ") is smaller than the " + str(plan.barrier_live) +
-                      " registers live at CTA barriers of kernel '" + shape.name +
+                      (per_release ? " registers live at one CTA barrier"
+                                   : " registers live at CTA barriers (static compaction)") +
+                      " of kernel '" + shape.name +
                       "'; a warp waiting at an acquire could block a barrier (seed 003 "
                       "§III-A2); choose regmutex.extended_regs <= " +
                       str(es_limit));
@@ -155,7 +163,8 @@ RegMutexPlan plan_regmutex(const Kernel& static_kernel, const KernelShape& shape
   const Occupancy limit =
       base_set_occupancy(sm, shape, mode == RegMutexMode::Shared ? bs : bs + (es + 1) / 2);
   try {
-    plan.regions = place_regmutex_regions(kernel, liveness, bs, es);
+    plan.regions = per_release ? place_per_release_regions(kernel, liveness, bs, es)
+                               : place_regmutex_regions(kernel, liveness, bs, es);
   } catch (const std::invalid_argument& e) {
     throw ConfigError(std::string("regmutex deadlock rule: ") + e.what());
   }
@@ -181,7 +190,7 @@ void warpreg_register_passes_regmutex(PassRegistry& registry) {
         const RegMutexParams params(&context.params);
         return plan_regmutex(kernel, context.kernel, context.limits, params.mode,
                              params.extended_regs, context.regfile.physical_registers(),
-                             params.pairing);
+                             params.pairing, params.compaction);
       });
 }
 

@@ -1,6 +1,9 @@
 #include "designs/regmutex/compiler/regmutex_points.h"
 
+#include <cstdio>
 #include <stdexcept>
+
+#include "designs/regmutex/compiler/regmutex_sizing.h"
 
 namespace warpreg {
 
@@ -12,8 +15,15 @@ RegisterSet registers_live_at_barriers(const Kernel& kernel, const Liveness& liv
   return out;
 }
 
-RegMutexRegions place_regmutex_regions(const Kernel& kernel, const Liveness& liveness, uint32_t bs,
-                                       uint32_t es) {
+namespace {
+
+std::string hex(uint64_t v) {
+  char text[24];
+  std::snprintf(text, sizeof text, "0x%llx", static_cast<unsigned long long>(v));
+  return text;
+}
+
+RegMutexRegions empty_regions(const Kernel& kernel, uint32_t bs, uint32_t es) {
   RegMutexRegions out;
   out.bs = bs;
   out.es = es;
@@ -24,6 +34,38 @@ RegMutexRegions place_regmutex_regions(const Kernel& kernel, const Liveness& liv
     throw std::invalid_argument("kernel '" + kernel.name + "' names " +
                                 std::to_string(out.regs_used) + " registers, more than |B_s| + " +
                                 "|E_s| = " + std::to_string(bs + es));
+  return out;
+}
+
+/// Region entries (acquires) and exits (releases) along every CFG edge, from the
+/// per-instruction kAcquireState flags.
+void count_region_points(const Kernel& kernel, RegMutexRegions& out) {
+  const auto acquired = [&](const StaticInst& inst) { return out.in_acquire_state(inst.pc); };
+  for (const BasicBlock& b : kernel.blocks) {
+    for (size_t i = 0; i < b.insts.size(); ++i) {
+      bool from_released = false, from_acquired = false;
+      if (i > 0) {
+        (acquired(b.insts[i - 1]) ? from_acquired : from_released) = true;
+      } else {
+        if (b.id == kernel.entry) from_released = true;
+        for (uint32_t p : b.pred) {
+          const BasicBlock& pred = kernel.blocks[p];
+          if (pred.insts.empty()) continue;
+          (acquired(pred.insts.back()) ? from_acquired : from_released) = true;
+        }
+      }
+      const bool here = acquired(b.insts[i]);
+      if (here && from_released) ++out.acquire_points;
+      if (!here && from_acquired) ++out.release_points;
+    }
+  }
+}
+
+}  // namespace
+
+RegMutexRegions place_regmutex_regions(const Kernel& kernel, const Liveness& liveness, uint32_t bs,
+                                       uint32_t es) {
+  RegMutexRegions out = empty_regions(kernel, bs, es);
   out.barrier_live = registers_live_at_barriers(kernel, liveness);
 
   // The registers each instruction keeps or touches, in layout order.
@@ -75,36 +117,57 @@ RegMutexRegions place_regmutex_regions(const Kernel& kernel, const Liveness& liv
       out.index_of[r] = out.extended[r] ? ext_index++ : base_index++;
   }
 
-  // Per-instruction state, then the region entries and exits along every CFG edge.
-  std::vector<std::vector<bool>> state(kernel.blocks.size());
   size_t k = 0;
   for (const BasicBlock& b : kernel.blocks) {
     for (size_t i = 0; i < b.insts.size(); ++i, ++k) {
-      const bool acquired = (touched[k] & out.extended).any();
-      state[b.id].push_back(acquired);
-      if (acquired) {
+      if ((touched[k] & out.extended).any()) {
         out.flags_[b.insts[i].pc] |= RegMutexRegions::kAcquireState;
         ++out.acquire_state_instructions;
       }
     }
   }
+  count_region_points(kernel, out);
+  out.flags_.seal();
+  return out;
+}
+
+RegMutexRegions place_per_release_regions(const Kernel& kernel, const Liveness& liveness,
+                                          uint32_t bs, uint32_t es) {
+  RegMutexRegions out = empty_regions(kernel, bs, es);
+  out.per_release = true;
+  // A warp's first indices: what is live at the entry (read before written) in base
+  // registers, then the rest in order; the stage moves them from there.
+  if (!kernel.blocks.empty() && !kernel.blocks[kernel.entry].insts.empty()) {
+    const RegisterSet& at_entry = liveness.live_before[kernel.entry][0];
+    uint16_t next = 0;
+    for (uint32_t r = 0; r < bs + es; ++r)
+      if (at_entry.test(r)) out.index_of[r] = next++;
+    for (uint32_t r = 0; r < bs + es; ++r)
+      if (!at_entry.test(r)) out.index_of[r] = next++;
+  }
+  const BarrierLiveness barriers = max_live_at_barriers(kernel, liveness);
+  if (barriers.max_live > bs)
+    throw std::invalid_argument(std::to_string(barriers.max_live) +
+                                " registers are live at the CTA barrier at PC " + hex(barriers.pc) +
+                                " but |B_s| = " + std::to_string(bs) + " (deadlock rule 2)");
   for (const BasicBlock& b : kernel.blocks) {
     for (size_t i = 0; i < b.insts.size(); ++i) {
-      bool from_released = false, from_acquired = false;
-      if (i > 0) {
-        (state[b.id][i - 1] ? from_acquired : from_released) = true;
-      } else {
-        if (b.id == kernel.entry) from_released = true;
-        for (uint32_t p : b.pred) {
-          if (state[p].empty()) continue;
-          (state[p].back() ? from_acquired : from_released) = true;
-        }
+      const StaticInst& inst = b.insts[i];
+      RegisterSet needed = liveness.live_before[b.id][i];
+      for (uint16_t r : inst.dst) needed.set(r);
+      out.point_.insert(inst.pc, static_cast<uint32_t>(out.live_before_.size()));
+      out.live_before_.push_back(liveness.live_before[b.id][i]);
+      ++out.instructions;
+      if (needed.count() > bs) {
+        out.flags_[inst.pc] = RegMutexRegions::kOverBase | RegMutexRegions::kAcquireState;
+        ++out.over_base_instructions;
+        ++out.acquire_state_instructions;
       }
-      if (state[b.id][i] && from_released) ++out.acquire_points;
-      if (!state[b.id][i] && from_acquired) ++out.release_points;
     }
   }
+  count_region_points(kernel, out);
   out.flags_.seal();
+  out.point_.seal();
   return out;
 }
 

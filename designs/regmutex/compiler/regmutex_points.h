@@ -1,10 +1,13 @@
 #pragma once
 // RegMutex acquire/release placement (seed 003 §III-A3/A4): which static instructions
-// run with the extended register set acquired, after a static index compaction that
-// moves the registers with the fewest live points into the extended set. Plain C++;
-// docs/blocks/regmutex.md has the rule and where it differs from the paper.
+// run with the extended register set acquired. Plain C++; docs/blocks/regmutex.md has
+// the rules and where they differ from the paper.
 //
-// The rule:
+// Per-release compaction (the paper's, place_per_release_regions): an instruction is in
+// the acquire state when more than |B_s| registers are live before it or written by it;
+// the stage moves live values out of extended registers before each release.
+//
+// Static compaction (place_regmutex_regions, OWF and regmutex.compaction = static):
 //  1. Compaction ("register declaration reordering", done once per kernel): the
 //     k = regs_used − |B_s| registers of the extended set are chosen greedily, each time
 //     the register that adds the fewest instructions to the union of the chosen ones'
@@ -35,6 +38,14 @@ namespace warpreg {
 /// or the kernel names more registers than bs + es.
 RegMutexRegions place_regmutex_regions(const Kernel& kernel, const Liveness& liveness, uint32_t bs,
                                        uint32_t es);
+
+/// The paper's regions with per-release index compaction (§III-A4): an instruction is in
+/// the acquire state where more than |B_s| registers are live before it or written by it;
+/// the registers live before each instruction go with the plan, for the stage's moves
+/// before a release. Throws std::invalid_argument when the kernel names more than
+/// bs + es registers or more than bs registers are live at one CTA barrier.
+RegMutexRegions place_per_release_regions(const Kernel& kernel, const Liveness& liveness,
+                                          uint32_t bs, uint32_t es);
 
 /// Every register live just before any CTA barrier (the union over barriers).
 RegisterSet registers_live_at_barriers(const Kernel& kernel, const Liveness& liveness);

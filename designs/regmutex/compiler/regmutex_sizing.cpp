@@ -140,8 +140,11 @@ RegMutexSizing choose_regmutex_sizing(const RegMutexSizingInput& in) {
 }
 
 BarrierLiveness max_live_at_barriers(const Kernel& kernel) {
+  return max_live_at_barriers(kernel, compute_liveness(kernel));
+}
+
+BarrierLiveness max_live_at_barriers(const Kernel& kernel, const Liveness& lv) {
   BarrierLiveness out;
-  const Liveness lv = compute_liveness(kernel);
   for (const BasicBlock& b : kernel.blocks) {
     for (size_t i = 0; i < b.insts.size(); ++i) {
       if (b.insts[i].cls != InstClass::Barrier) continue;

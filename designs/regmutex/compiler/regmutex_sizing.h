@@ -28,6 +28,7 @@
 
 #include "designs/regmutex/regmutex_plan.h"
 #include "modules/interfaces/occupancy.h"
+#include "stimuli/compiler/liveness.h"
 #include "stimuli/kernel/kernel_ir.h"
 
 namespace warpreg {
@@ -55,6 +56,7 @@ struct BarrierLiveness {
 /// Registers live at the kernel's CTA barriers, from compute_liveness: the deadlock rule
 /// needs |B_s| >= max_live so no warp waits at an acquire while others wait at the barrier.
 BarrierLiveness max_live_at_barriers(const Kernel& kernel);
+BarrierLiveness max_live_at_barriers(const Kernel& kernel, const Liveness& liveness);
 
 /// choose_regmutex_sizing for a kernel: regs = kernel.regs_used(), the barrier rule from
 /// max_live_at_barriers.
