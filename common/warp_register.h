@@ -19,6 +19,14 @@ struct WarpRegister {
   unsigned char* bytes() { return reinterpret_cast<unsigned char*>(lane.data()); }
   const unsigned char* bytes() const { return reinterpret_cast<const unsigned char*>(lane.data()); }
 
+  /// Every lane equal, without a library call (std::array's == calls memcmp): the
+  /// integrity check compares every operand.
+  static bool same_lanes(const WarpRegister& a, const WarpRegister& b) {
+    uint32_t differ = 0;
+    for (unsigned i = 0; i < kWarpSize; ++i) differ |= a.lane[i] ^ b.lane[i];
+    return differ == 0;
+  }
+
   /// Copies the lanes of `src` selected by `mask`; other lanes keep their value.
   void merge(const WarpRegister& src, LaneMask mask) {
     if (mask == kFullMask) {
@@ -33,7 +41,7 @@ struct WarpRegister {
 
   /// True when every lane selected by `mask` holds the same value in both.
   bool equal_on(const WarpRegister& other, LaneMask mask) const {
-    if (mask == kFullMask) return lane == other.lane;
+    if (mask == kFullMask) return same_lanes(*this, other);
     for (LaneMask rest = mask; rest != 0; rest &= rest - 1) {
       const unsigned i = static_cast<unsigned>(__builtin_ctz(rest));
       if (lane[i] != other.lane[i]) return false;
@@ -41,7 +49,7 @@ struct WarpRegister {
     return true;
   }
 
-  friend bool operator==(const WarpRegister& a, const WarpRegister& b) { return a.lane == b.lane; }
+  friend bool operator==(const WarpRegister& a, const WarpRegister& b) { return same_lanes(a, b); }
   friend bool operator!=(const WarpRegister& a, const WarpRegister& b) { return !(a == b); }
 };
 

@@ -7,10 +7,6 @@
 
 namespace warpreg {
 
-namespace {
-constexpr unsigned kFlitBytes = 16;  // 128-bit links
-}
-
 Crossbar::Crossbar(sc_core::sc_module_name name, const Params& params, const power::TechTable& tech,
                    double cycle_ns)
     : OperandStage(name), wire_mm_(PowerParams(&params).wire_mm), energy_("crossbar", cycle_ns) {
@@ -23,7 +19,7 @@ void Crossbar::b_transport(tlm::tlm_generic_payload& payload, sc_core::sc_time& 
   if (checked_rf_access(payload, *this) == nullptr) return;
   initiator->b_transport(payload, delay);
   if (payload.get_data_length() != 0 && payload.is_response_ok())
-    energy_.count(flits_, payload.get_data_length() / kFlitBytes);
+    count_transfer(payload.get_data_length());
 }
 
 nlohmann::json Crossbar::stats(uint64_t end_cycle) {

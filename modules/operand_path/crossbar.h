@@ -11,6 +11,8 @@ class Params;
 
 class Crossbar : public OperandStage, public ReportingBlock {
  public:
+  static constexpr unsigned kFlitBytes = 16;  ///< 128-bit links
+
   Crossbar(sc_core::sc_module_name name, const Params& params, const power::TechTable& tech,
            double cycle_ns);
 
@@ -20,6 +22,10 @@ class Crossbar : public OperandStage, public ReportingBlock {
   nlohmann::json stats(uint64_t end_cycle) override;
   nlohmann::json describe() const override;
   const power::EnergyAccount* energy_account() const override { return &energy_; }
+
+  /// Counts the flits of `bytes` carried (what b_transport counts for a served access;
+  /// the SM's direct path to the banks counts through it).
+  void count_transfer(uint32_t bytes) { energy_.count(flits_, bytes / kFlitBytes); }
 
  protected:
   void b_transport(tlm::tlm_generic_payload& payload, sc_core::sc_time& delay) override;

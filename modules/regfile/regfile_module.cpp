@@ -108,6 +108,22 @@ void RegisterFileModule::note_activity(uint32_t bank, uint64_t cycle) {
   if (count < 255) ++count;
 }
 
+BankGrant RegisterFileModule::serve(const RfAccess& a, WarpRegister& data, uint64_t cycle) {
+  const uint32_t bank = core_.bank_of(a.phys_reg, a.warp_slot, a.arch_reg);
+  BankGrant g;
+  if (a.kind == RfAccessKind::Read) {
+    g = core_.read(a.phys_reg, bank, cycle, data, a.read_lanes);
+    energy_.count(slice_reads_, g.slices);
+    if (g.grant_cycle != cycle) energy_.count(conflicts_);
+  } else {
+    g = core_.write(a.phys_reg, bank, cycle, data, a.active_mask);
+    energy_.count(slice_writes_, g.slices);
+  }
+  energy_.count(arbiter_requests_);
+  if (!activity_.empty()) note_activity(bank, g.grant_cycle);
+  return g;
+}
+
 void RegisterFileModule::b_transport(tlm::tlm_generic_payload& payload, sc_core::sc_time& delay) {
   const RfAccess* access = checked_rf_access(payload, *this);
   if (access == nullptr) return;
@@ -121,18 +137,8 @@ void RegisterFileModule::b_transport(tlm::tlm_generic_payload& payload, sc_core:
     return;
   }
   const uint64_t cycle = clock_.cycle_at(delay);
-  const uint32_t bank = core_.bank_of(a.phys_reg, a.warp_slot, a.arch_reg);
-  BankGrant g;
-  if (a.kind == RfAccessKind::Read) {
-    g = core_.read(a.phys_reg, bank, cycle, register_of(payload), a.read_lanes);
-    energy_.count(slice_reads_, g.slices);
-    if (g.grant_cycle != cycle) energy_.count(conflicts_);
-  } else {
-    g = core_.write(a.phys_reg, bank, cycle, register_of(payload), a.active_mask);
-    energy_.count(slice_writes_, g.slices);
-  }
-  energy_.count(arbiter_requests_);
-  if (!activity_.empty()) note_activity(bank, g.grant_cycle);
+  const BankGrant g = serve(a, register_of(payload), cycle);
+  const uint32_t bank = g.bank;
   if (log_verbosity_ >= sc_core::SC_DEBUG)
     log_message(name(), sc_core::SC_DEBUG,
                 std::string(a.kind == RfAccessKind::Read ? "read" : "write") + " warp " +

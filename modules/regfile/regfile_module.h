@@ -13,6 +13,7 @@
 #include "common/param_set.h"
 #include "common/stat_set.h"
 #include "modules/interfaces/reporting_block.h"
+#include "modules/interfaces/rf_access.h"
 #include "modules/interfaces/waveform.h"
 #include "modules/regfile/regfile_core.h"
 #include "modules/regfile/regfile_technology.h"
@@ -111,6 +112,22 @@ class RegisterFileModule : public sc_core::sc_module, public ReportingBlock, pub
   RegFileCore& core() { return core_; }
   const RegFileCore& core() const { return core_; }
 
+  /// What b_transport does for `a`, an access its initiator made itself (well formed,
+  /// at `cycle` of this clock): sets `ready` to the cycle the access completes and
+  /// returns true, or returns false having done nothing when the access needs
+  /// b_transport (a physical register beyond the file, or debug logging). For an
+  /// initiator bound straight to the banks (DMI-like: SmModule::use_direct_banks).
+  bool serve_direct(const RfAccess& a, WarpRegister* data, uint64_t cycle, uint64_t& ready) {
+    if (a.kind != RfAccessKind::Read && a.kind != RfAccessKind::Write) {
+      ready = cycle;  // accepted and ignored
+      return true;
+    }
+    if (a.phys_reg >= core_.config().physical_registers() || log_verbosity_ >= sc_core::SC_DEBUG)
+      return false;
+    ready = serve(a, *data, cycle).ready_cycle;
+    return true;
+  }
+
   std::string block_name() const override { return "regfile"; }
   const StatSet* statistics() const override { return &stats_; }
   nlohmann::json stats(uint64_t end_cycle) override;
@@ -130,6 +147,8 @@ class RegisterFileModule : public sc_core::sc_module, public ReportingBlock, pub
 
  private:
   void b_transport(tlm::tlm_generic_payload& payload, sc_core::sc_time& delay);
+  /// A read or write of a physical register in the file at `cycle`, counted.
+  BankGrant serve(const RfAccess& a, WarpRegister& data, uint64_t cycle);
   void note_activity(uint32_t bank, uint64_t cycle);
 
   CycleClock clock_;

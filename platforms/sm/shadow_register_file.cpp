@@ -7,15 +7,19 @@
 namespace warpreg {
 
 namespace {
+[[noreturn]] __attribute__((noinline, cold)) void out_of_range(uint32_t slot, uint16_t reg,
+                                                               uint32_t regs, size_t entries) {
+  throw std::out_of_range("ShadowRegisterFile: warp slot " + std::to_string(slot) + ", register " +
+                          std::to_string(reg) + " outside " +
+                          std::to_string(regs ? entries / regs : 0) + " slots x " +
+                          std::to_string(regs) + " registers");
+}
+
 /// Position of (slot, reg) in the flat arrays. An id outside them is a bug in the
 /// platform, not bad input, so it throws rather than being ignored.
-size_t entry_index(uint32_t slot, uint16_t reg, uint32_t regs, size_t entries) {
+inline size_t entry_index(uint32_t slot, uint16_t reg, uint32_t regs, size_t entries) {
   size_t index = size_t{slot} * regs + reg;
-  if (reg >= regs || index >= entries)
-    throw std::out_of_range("ShadowRegisterFile: warp slot " + std::to_string(slot) +
-                            ", register " + std::to_string(reg) + " outside " +
-                            std::to_string(regs ? entries / regs : 0) + " slots x " +
-                            std::to_string(regs) + " registers");
+  if (reg >= regs || index >= entries) out_of_range(slot, reg, regs, entries);
   return index;
 }
 }  // namespace

@@ -464,7 +464,7 @@ void SmCore::dispatch(uint64_t now) {
 }
 
 void SmCore::schedule(uint64_t cycle, EventKind kind, uint32_t warp, uint32_t inst) {
-  events_.push(Event{cycle, event_order_++, kind, warp, inst});
+  events_.push(Event{cycle, kind, warp, inst});
 }
 
 void SmCore::complete(const Event& e, uint64_t now) {

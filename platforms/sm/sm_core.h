@@ -7,10 +7,10 @@
 #include <array>
 #include <bitset>
 #include <cstdint>
-#include <queue>
 #include <string>
 #include <vector>
 
+#include "common/calendar_queue.h"
 #include "modules/interfaces/issue_hook.h"
 #include "modules/interfaces/occupancy.h"
 #include "modules/interfaces/rf_access.h"
@@ -199,15 +199,12 @@ class SmCore {
     std::array<WarpRegister, kMaxSrc> operands;
   };
   enum class EventKind : uint8_t { Complete, WriteDone };
+  /// Events of one cycle happen in creation order (the queue's push order).
   struct Event {
     uint64_t cycle;
-    uint64_t order;  ///< ties break in creation order: deterministic
     EventKind kind;
     uint32_t warp;
     uint32_t inst;
-    bool operator>(const Event& o) const {
-      return cycle != o.cycle ? cycle > o.cycle : order > o.order;
-    }
   };
   struct Cta {
     bool busy = false;
@@ -254,8 +251,7 @@ class SmCore {
   std::array<uint32_t, kUnitTypes> collector_rr_{};     ///< round-robin dispatch start per type
   std::array<std::vector<uint64_t>, kUnitTypes> unit_free_;  ///< per unit: first free cycle
   std::vector<WarpScheduler> schedulers_;
-  std::priority_queue<Event, std::vector<Event>, std::greater<Event>> events_;
-  uint64_t event_order_ = 0;
+  CalendarQueue<Event> events_;
   std::array<uint32_t, kUnitTypes> free_collectors_{};
   std::vector<IssueHook*> hooks_;
   /// Warps seen in this cycle's pick that cannot issue for a long time (held by a hook,

@@ -55,9 +55,21 @@ uint64_t SmModule::send(memory::MemTransaction& txn, uint64_t cycle, uint64_t& a
 uint64_t SmModule::access(RfTransaction& txn, uint64_t cycle) {
   // Each operand read fills a collector buffer and leaves it at dispatch; counted here
   // so that time series see the collectors' energy as it is spent.
-  if (txn.access().kind == RfAccessKind::Read) {
+  const RfAccess& a = txn.access();
+  if (a.kind == RfAccessKind::Read) {
     energy_.count(buffer_writes_);
     energy_.count(buffer_reads_);
+  }
+  // The direct path needs the kernel time at this SM's synced cycle, as the banks'
+  // conversion of the annotated delay assumes (it always is: the SM only waits there).
+  uint64_t ready = 0;
+  if (direct_banks_ && clock_.now_ticks() == synced_cycle_ * clock_.ticks_per_cycle() &&
+      direct_banks_->serve_direct(
+          a, txn.payload().get_data_ptr() != nullptr ? &register_of(txn.payload()) : nullptr, cycle,
+          ready)) {
+    if (a.kind == RfAccessKind::Read || a.kind == RfAccessKind::Write)
+      direct_crossbar_->count_transfer(kWarpRegisterBytes);
+    return ready;
   }
   sc_core::sc_time delay = clock_.cycles(cycle - synced_cycle_);
   rf_socket->b_transport(txn.payload(), delay);

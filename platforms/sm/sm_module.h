@@ -16,6 +16,8 @@
 #include "common/cycle_clock.h"
 #include "modules/interfaces/reporting_block.h"
 #include "modules/interfaces/waveform.h"
+#include "modules/operand_path/crossbar.h"
+#include "modules/regfile/regfile_module.h"
 #include "platforms/sm/load_store_unit.h"
 #include "platforms/sm/sm_core.h"
 #include "power/energy.h"
@@ -75,6 +77,15 @@ class SmModule : public sc_core::sc_module,
   /// resident warps, warps at a barrier, instructions in flight, busy collectors.
   void add_signals(Waveform& wave) override;
 
+  /// Before the run: rf_socket is bound to `crossbar`, and the crossbar straight to
+  /// `banks` (no stage between them; SmNode knows). Reads and writes then go to the
+  /// banks without the two socket hops, as through a DMI pointer, with the same timing,
+  /// energy and statistics; anything the banks would refuse or log still takes the sockets.
+  void use_direct_banks(Crossbar& crossbar, RegisterFileModule& banks) {
+    direct_crossbar_ = &crossbar;
+    direct_banks_ = &banks;
+  }
+
   uint64_t access(RfTransaction& txn, uint64_t cycle) override;
   uint64_t send(memory::MemTransaction& txn, uint64_t cycle, uint64_t& accepted) override;
 
@@ -111,6 +122,8 @@ class SmModule : public sc_core::sc_module,
   std::unique_ptr<MemorySocket> memory_socket_;
   std::unique_ptr<MemorySocket> constant_socket_;
   std::unique_ptr<LoadStoreUnit> load_store_unit_;
+  Crossbar* direct_crossbar_ = nullptr;  ///< see use_direct_banks
+  RegisterFileModule* direct_banks_ = nullptr;
 };
 
 }  // namespace warpreg

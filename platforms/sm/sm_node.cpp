@@ -100,6 +100,8 @@ SmNode::SmNode(const Params& params, const std::vector<const DesignSpec*>& desig
     last = stage.get();
   }
   last->initiator.bind(regfile_.socket);
+  // Nothing between the crossbar and the banks: the SM may reach them directly.
+  if (stages_.empty()) sm_.use_direct_banks(crossbar_, regfile_);
   blocks_ = {&regfile_, &crossbar_, &sm_};
   for (auto& stage : stages_) {
     if (stage->wants_collector_wakes()) sm_.core().announce_collectors(true);

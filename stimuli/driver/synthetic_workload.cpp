@@ -160,7 +160,8 @@ SyntheticConfig SyntheticConfig::from_params(const Params& params) {
   return config;
 }
 
-SyntheticWorkload::SyntheticWorkload(const SyntheticConfig& config) : config_(config) {
+SyntheticWorkload::SyntheticWorkload(const SyntheticConfig& config, uint32_t shared_static_insts)
+    : config_(config), shared_static_insts_(shared_static_insts), code_generator_(config) {
   if (config_.ctas == 0) bad_config("synth.ctas must be at least 1");
   if (config_.threads_per_cta == 0) bad_config("synth.threads_per_cta must be at least 1");
   if (config_.regs_per_thread == 0 || config_.regs_per_thread > kMaxArchRegisters)
@@ -193,93 +194,124 @@ SyntheticWorkload::SyntheticWorkload(const SyntheticConfig& config) : config_(co
   divergence_end_ = 1 / run;
 }
 
-SyntheticWorkload::Stream::Stream(const SyntheticWorkload& owner) : owner_(owner) {
+SyntheticWorkload::StaticGenerator::StaticGenerator(const SyntheticConfig& config)
+    : rng_(stream_seed(config.seed, ~0u, ~0u)) {
   // The producer history covers the whole program when it is short (every pick exact)
   // and the last kMaxProducerHistory instructions otherwise.
   size_t history = 1;
-  while (history < owner.config_.insts_per_warp && history < kMaxProducerHistory) history *= 2;
+  while (history < config.insts_per_warp && history < kMaxProducerHistory) history *= 2;
   latest_producer_.assign(history, kZeroRegister);
 }
 
+uint16_t SyntheticWorkload::StaticGenerator::pick_source(const SyntheticConfig& c) {
+  if (rng_.chance(kZeroSourceFraction)) return kZeroRegister;
+  const uint32_t distance = rng_.geometric(c.dep_distance);
+  const auto history = static_cast<uint32_t>(latest_producer_.size());
+  if (distance <= index_ && distance < history) {
+    const uint16_t producer = latest_producer_[(index_ - distance) & (history - 1)];
+    if (producer != kZeroRegister) return producer;
+  }
+  return static_cast<uint16_t>(rng_.below(c.regs_per_thread));  // read it anyway
+}
+
+void SyntheticWorkload::StaticGenerator::next(const SyntheticConfig& c, StaticInst& out) {
+  const double cumulative_sfu = c.frac_sfu;
+  const double cumulative_load = cumulative_sfu + c.frac_load;
+  const double cumulative_store = cumulative_load + c.frac_store;
+  const double cumulative_branch = cumulative_store + c.frac_branch;
+  const uint32_t history_mask = static_cast<uint32_t>(latest_producer_.size()) - 1;
+  const uint32_t i = index_;
+  WarpInst& inst = out.inst;
+  inst = WarpInst{};
+  inst.pc = uint64_t{i} * kInstructionBytes;
+  // latest_producer_[i]: the register written by the last instruction at or before i
+  // that writes one, or kZeroRegister when none has yet.
+  uint16_t& latest = latest_producer_[i & history_mask];
+  latest = i > 0 ? latest_producer_[(i - 1) & history_mask] : kZeroRegister;
+  if (i + 1 == c.insts_per_warp) {
+    inst.cls = InstClass::Exit;
+  } else if (c.barrier_every != 0 && (i + 1) % c.barrier_every == 0) {
+    inst.cls = InstClass::Barrier;
+  } else {
+    const double draw = rng_.uniform();
+    inst.cls = draw < cumulative_sfu      ? InstClass::Sfu
+               : draw < cumulative_load   ? InstClass::Load
+               : draw < cumulative_store  ? InstClass::Store
+               : draw < cumulative_branch ? InstClass::Branch
+                                          : InstClass::Alu;
+  }
+  const SourceRange sources = source_range(inst.cls);
+  inst.num_src = static_cast<uint8_t>(sources.min + rng_.below(sources.max - sources.min + 1));
+  for (unsigned s = 0; s < inst.num_src; ++s) inst.src[s] = pick_source(c);
+  ValueShape& shape = out.shape;
+  shape = ValueShape{};
+  if (inst.cls == InstClass::Alu || inst.cls == InstClass::Sfu || inst.cls == InstClass::Load) {
+    inst.num_dst = 1;
+    inst.dst[0] = static_cast<uint16_t>(rng_.below(c.regs_per_thread));
+    latest = inst.dst[0];
+    const bool similar = c.value_model == ValueModel::Similar ||
+                         (c.value_model == ValueModel::Mixed && rng_.chance(0.5));
+    // Successive-lane distance bins of seed 001 §3 (non-divergent writes): 79 %
+    // are not random; the split of that 79 % among zero/128/32K is ours.
+    const double bin = rng_.uniform();
+    if (!similar || bin >= 0.79) {
+      shape.pattern = LanePattern::Random;
+    } else if (bin < 0.35) {
+      shape.pattern = LanePattern::Same;
+    } else if (bin < 0.50) {
+      static constexpr uint32_t kStrides[] = {1, 4, 8, 16};  // thread-indexed elements
+      shape.pattern = LanePattern::Affine;
+      shape.stride = kStrides[rng_.below(4)];
+    } else if (bin < 0.65) {
+      shape.pattern = LanePattern::Delta128;
+    } else {
+      shape.pattern = LanePattern::Delta32K;
+    }
+  }
+  ++index_;
+}
+
+const SyntheticWorkload::StaticInst& SyntheticWorkload::shared_static(uint32_t index) {
+  while (shared_code_.size() <= index) {
+    shared_code_.emplace_back();
+    code_generator_.next(config_, shared_code_.back());
+  }
+  return shared_code_[index];
+}
+
+SyntheticWorkload::Stream::Stream(SyntheticWorkload& owner) : owner_(owner) {}
+
 void SyntheticWorkload::Stream::start(uint32_t cta, uint32_t warp) {
   restart();
-  static_rng_.reseed(stream_seed(owner_.config_.seed, ~0u, ~0u));
+  own_code_started_ = false;
   rng_.reseed(stream_seed(owner_.config_.seed, cta, warp));
   index_ = 0;
   divergent_ = false;
   divergent_mask_ = kFullMask;
 }
 
-uint16_t SyntheticWorkload::Stream::pick_source() {
-  const SyntheticConfig& c = owner_.config_;
-  if (static_rng_.chance(kZeroSourceFraction)) return kZeroRegister;
-  const uint32_t distance = static_rng_.geometric(c.dep_distance);
-  const auto history = static_cast<uint32_t>(latest_producer_.size());
-  if (distance <= index_ && distance < history) {
-    const uint16_t producer = latest_producer_[(index_ - distance) & (history - 1)];
-    if (producer != kZeroRegister) return producer;
-  }
-  return static_cast<uint16_t>(static_rng_.below(c.regs_per_thread));  // read it anyway
-}
-
 void SyntheticWorkload::Stream::generate() {
   const SyntheticConfig& c = owner_.config_;
-  const double cumulative_sfu = c.frac_sfu;
-  const double cumulative_load = cumulative_sfu + c.frac_load;
-  const double cumulative_store = cumulative_load + c.frac_store;
-  const double cumulative_branch = cumulative_store + c.frac_branch;
-  const uint32_t history_mask = static_cast<uint32_t>(latest_producer_.size()) - 1;
   for (unsigned batch = 0; batch < 32 && index_ < c.insts_per_warp; ++batch, ++index_) {
-    // The static instruction: the same draws of the same generator in every warp, so
-    // the same PC is the same instruction everywhere, as on a SIMT machine.
-    const uint32_t i = index_;
-    WarpInst inst;
-    inst.pc = uint64_t{i} * kInstructionBytes;
-    inst.value_index = next_value_index();
-    // latest_producer_[i]: the register written by the last instruction at or before i
-    // that writes one, or kZeroRegister when none has yet.
-    uint16_t& latest = latest_producer_[i & history_mask];
-    latest = i > 0 ? latest_producer_[(i - 1) & history_mask] : kZeroRegister;
-    if (i + 1 == c.insts_per_warp) {
-      inst.cls = InstClass::Exit;
-    } else if (c.barrier_every != 0 && (i + 1) % c.barrier_every == 0) {
-      inst.cls = InstClass::Barrier;
+    // The static instruction: shared by every warp while it is among the first ones,
+    // else continued from where the shared ones end.
+    const StaticInst* code;
+    if (index_ < owner_.shared_static_insts_) {
+      code = &owner_.shared_static(index_);
     } else {
-      const double draw = static_rng_.uniform();
-      inst.cls = draw < cumulative_sfu      ? InstClass::Sfu
-                 : draw < cumulative_load   ? InstClass::Load
-                 : draw < cumulative_store  ? InstClass::Store
-                 : draw < cumulative_branch ? InstClass::Branch
-                                            : InstClass::Alu;
-    }
-    const SourceRange sources = source_range(inst.cls);
-    inst.num_src =
-        static_cast<uint8_t>(sources.min + static_rng_.below(sources.max - sources.min + 1));
-    for (unsigned s = 0; s < inst.num_src; ++s) inst.src[s] = pick_source();
-    ValueShape shape;
-    if (inst.cls == InstClass::Alu || inst.cls == InstClass::Sfu || inst.cls == InstClass::Load) {
-      inst.num_dst = 1;
-      inst.dst[0] = static_cast<uint16_t>(static_rng_.below(c.regs_per_thread));
-      latest = inst.dst[0];
-      const bool similar = c.value_model == ValueModel::Similar ||
-                           (c.value_model == ValueModel::Mixed && static_rng_.chance(0.5));
-      // Successive-lane distance bins of seed 001 §3 (non-divergent writes): 79 %
-      // are not random; the split of that 79 % among zero/128/32K is ours.
-      const double bin = static_rng_.uniform();
-      if (!similar || bin >= 0.79) {
-        shape.pattern = LanePattern::Random;
-      } else if (bin < 0.35) {
-        shape.pattern = LanePattern::Same;
-      } else if (bin < 0.50) {
-        static constexpr uint32_t kStrides[] = {1, 4, 8, 16};  // thread-indexed elements
-        shape.pattern = LanePattern::Affine;
-        shape.stride = kStrides[static_rng_.below(4)];
-      } else if (bin < 0.65) {
-        shape.pattern = LanePattern::Delta128;
-      } else {
-        shape.pattern = LanePattern::Delta32K;
+      if (!own_code_started_) {
+        if (owner_.shared_static_insts_ > 0) owner_.shared_static(owner_.shared_static_insts_ - 1);
+        if (own_code_)
+          *own_code_ = owner_.code_generator_;  // keeps the ring's allocation
+        else
+          own_code_ = std::make_unique<StaticGenerator>(owner_.code_generator_);
+        own_code_started_ = true;
       }
+      own_code_->next(c, own_inst_);
+      code = &own_inst_;
     }
+    WarpInst inst = code->inst;
+    inst.value_index = next_value_index();
 
     // This warp's execution of it: active lanes and destination values.
     if (inst.cls == InstClass::Barrier || inst.cls == InstClass::Exit) {
@@ -293,7 +325,7 @@ void SyntheticWorkload::Stream::generate() {
     }
     inst.active = divergent_ ? divergent_mask_ : kFullMask;
     for (unsigned k = 0; k < inst.num_dst; ++k)
-      fill_value(rng_, shape.pattern, shape.stride, emit_value());
+      fill_value(rng_, code->shape.pattern, code->shape.stride, emit_value());
     emit(inst);
   }
 }

@@ -6,6 +6,7 @@
 #include <set>
 #include <sstream>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "common/params.h"
@@ -410,6 +411,39 @@ TEST_CASE("synthetic: streams are a function of (seed, cta, warp)", "[driver][sy
   for (size_t i = 0; i < first.insts.size(); ++i)
     same_class += first.insts[i].cls == changed.insts[i].cls;
   CHECK(same_class < first.insts.size());
+}
+
+TEST_CASE("synthetic: the shared static code does not change a stream", "[driver][synthetic]") {
+  SyntheticConfig config = small_config();
+  config.value_model = ValueModel::Mixed;
+  config.barrier_every = 37;
+  config.divergence = 0.3;
+  SyntheticWorkload reference(config, 0);  // every warp generates its own static code
+  for (const uint32_t shared : {1u, 37u, 499u, 500u, SyntheticWorkload::kSharedStaticInsts}) {
+    INFO("shared static instructions: " << shared);
+    SyntheticWorkload workload(config, shared);
+    // Two warps generated in turns at different paces, then a reloaded slot.
+    WarpStream& one = workload.load_warp(0, 2, 1);
+    WarpStream& other = workload.load_warp(1, 0, 3);
+    WarpTrace a, b;
+    for (uint32_t i = 0; i < config.insts_per_warp; ++i) {
+      for (auto [stream, trace] : {std::pair{&one, &a}, std::pair{&other, &b}}) {
+        const uint32_t index = stream == &one ? i : (i + config.insts_per_warp) / 2;
+        if (index >= trace->insts.size() && index < config.insts_per_warp)
+          for (uint32_t k = uint32_t(trace->insts.size()); k <= index; ++k) {
+            const WarpInst& inst = stream->at(k);
+            trace->insts.push_back(inst);
+            trace->insts.back().value_index = uint32_t(trace->values.size());
+            for (unsigned v = 0; v < inst.value_count(); ++v)
+              trace->values.push_back(stream->value(inst, v));
+            stream->retire(k);
+          }
+      }
+    }
+    CHECK(same_stream(a, record(reference.load_warp(0, 2, 1))));
+    CHECK(same_stream(b, record(reference.load_warp(0, 0, 3))));
+    CHECK(same_stream(record(workload.load_warp(0, 3, 2)), record(reference.load_warp(0, 3, 2))));
+  }
 }
 
 TEST_CASE("synthetic: a reloaded slot keeps other slots' streams", "[driver][synthetic]") {
