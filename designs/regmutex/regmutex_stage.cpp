@@ -32,14 +32,12 @@ RegMutexStage::RegMutexStage(sc_core::sc_module_name name, const DesignContext& 
 
 // ---------------------------------------------------------------- issue stage
 
-void RegMutexStage::failed_try(WarpState& w, uint64_t now) {
-  if (w.first_try == ~uint64_t(0)) w.first_try = now;
-  if (w.last_failed == now) return;  // the SM may ask again in the same cycle
-  w.last_failed = now;
-  ++stats_.failed_acquire_attempts;
-}
-
-void RegMutexStage::took_section(uint32_t slot, WarpState& w, uint64_t now) {
+bool RegMutexStage::try_acquire(uint32_t slot, uint32_t cta_slot, WarpState& w, uint64_t now) {
+  if (allocator_.acquire(slot, cta_slot, now) == AcquireOutcome::NoSection) {
+    if (w.first_try == ~uint64_t(0)) w.first_try = now;
+    wait(w, stats_.failed_acquire_attempts, now);
+    return false;
+  }
   ++stats_.acquires;
   if (w.first_try == ~uint64_t(0))
     ++stats_.first_try_acquires;
@@ -48,6 +46,7 @@ void RegMutexStage::took_section(uint32_t slot, WarpState& w, uint64_t now) {
   w.first_try = ~uint64_t(0);
   send_range(RfAccessKind::Launch, slot, allocator_.extended_base(slot), plan_.geometry.es,
              clock_.delay_until(now));
+  return true;
 }
 
 IssueVerdict RegMutexStage::wait(WarpState& w, Counter& counter, uint64_t now) {
@@ -66,21 +65,11 @@ IssueVerdict RegMutexStage::before_issue(uint32_t slot, uint32_t cta_slot, uint3
   if (params_.mode == RegMutexMode::Owf) {
     // Jatala et al. check the lock at the register access: no instruction of its own.
     if (!needs || holds) return IssueVerdict::Issue;
-    if (allocator_.acquire(slot, cta_slot, now) == AcquireOutcome::NoSection) {
-      failed_try(w, now);
-      return IssueVerdict::Wait;
-    }
-    took_section(slot, w, now);
-    return IssueVerdict::Issue;
+    return try_acquire(slot, cta_slot, w, now) ? IssueVerdict::Issue : IssueVerdict::Wait;
   }
   if (needs) {
     if (holds) return IssueVerdict::Issue;
-    if (allocator_.acquire(slot, cta_slot, now) == AcquireOutcome::NoSection) {
-      failed_try(w, now);
-      return IssueVerdict::Wait;
-    }
-    took_section(slot, w, now);
-    return IssueVerdict::Metadata;
+    return try_acquire(slot, cta_slot, w, now) ? IssueVerdict::Metadata : IssueVerdict::Wait;
   }
   if (!holds) return IssueVerdict::Issue;
   // The release waits for the region's last writes to its extended registers.
@@ -108,14 +97,8 @@ IssueVerdict RegMutexStage::before_issue_per_release(uint32_t slot, uint32_t cta
   WarpState& w = warps_[slot];
   const bool needs = plan_.regions.in_acquire_state(inst.pc);
   const bool holds = allocator_.holds(slot);
-  if (needs && !holds) {
-    if (allocator_.acquire(slot, cta_slot, now) == AcquireOutcome::NoSection) {
-      failed_try(w, now);
-      return IssueVerdict::Wait;
-    }
-    took_section(slot, w, now);
-    return IssueVerdict::Metadata;
-  }
+  if (needs && !holds)
+    return try_acquire(slot, cta_slot, w, now) ? IssueVerdict::Metadata : IssueVerdict::Wait;
   // The MOVs' results are read from their base registers only once written.
   if (w.moves_done > now) return wait(w, stats_.compaction_waits, now);
   if (needs) return IssueVerdict::Issue;

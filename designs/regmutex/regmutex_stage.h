@@ -136,11 +136,11 @@ class RegMutexStage : public OperandStage, public IssueHook, public ReportingBlo
     RegisterSet pending_writes;
     uint64_t moves_done = 0;
   };
-  void failed_try(WarpState& w, uint64_t now);
   /// Counts a wait of `counter` once per cycle; returns IssueVerdict::Wait.
   IssueVerdict wait(WarpState& w, Counter& counter, uint64_t now);
-  /// A section was taken at `now`: counts it and tells the stages after this one.
-  void took_section(uint32_t slot, WarpState& w, uint64_t now);
+  /// Asks the allocator for a section at `now`. Taken: counts it, tells the stages after
+  /// this one and returns true; none free: counts the failed try and returns false.
+  bool try_acquire(uint32_t slot, uint32_t cta_slot, WarpState& w, uint64_t now);
   /// Sends Launch or Retire of physical registers [first, first + count) downstream,
   /// dated `delay` from now.
   void send_range(RfAccessKind kind, uint32_t slot, uint32_t first, uint32_t count,

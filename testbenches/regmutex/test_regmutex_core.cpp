@@ -28,6 +28,16 @@ RegMutexGeometry example(RegMutexMode mode = RegMutexMode::Shared) {
   return g;
 }
 
+/// Kernel "k" with 8 registers per thread, launched as `ctas` CTAs of `threads` threads.
+KernelShape small_launch(uint32_t ctas, uint32_t threads) {
+  KernelShape shape;
+  shape.name = "k";
+  shape.ctas = ctas;
+  shape.threads_per_cta = threads;
+  shape.regs_per_thread = 8;
+  return shape;
+}
+
 }  // namespace
 
 TEST_CASE("srp allocator: find-first-zero hands out sections in order and stalls when full",
@@ -233,11 +243,7 @@ TEST_CASE("plan: a forced E_s that breaks a deadlock rule is a ConfigError befor
       {{"MOV R0, c[0x0][0x20]", "MOV R1, c[0x0][0x24]", "MOV R2, c[0x0][0x28]", "BAR.SYNC 0x0",
         "IADD R0, R0, R1", "MOV R5, R2", "IADD R0, R0, R5", "STS [R0], R0", "EXIT"}},
       {});
-  KernelShape shape;
-  shape.name = "k";
-  shape.ctas = 4;
-  shape.threads_per_cta = 256;
-  shape.regs_per_thread = 8;
+  const KernelShape shape = small_launch(4, 256);
   const SmLimits sm;
   // Rule 2: three registers live at the barrier, B_s = 8 - 6 = 2.
   try {
@@ -264,11 +270,7 @@ TEST_CASE("regmutex plan: pairing CTAs is for paired mode and changes the pair l
   const Kernel k = make_kernel({{"MOV R0, c[0x0][0x20]", "MOV R1, c[0x0][0x24]", "IADD R5, R0, R1",
                                  "IADD R0, R0, R5", "STS [R0], R0", "EXIT"}},
                                {});
-  KernelShape shape;
-  shape.name = "k";
-  shape.ctas = 16;
-  shape.threads_per_cta = 96;  // 3 warps: adjacent pairs would straddle CTAs
-  shape.regs_per_thread = 8;
+  const KernelShape shape = small_launch(16, 96);  // 3 warps: adjacent pairs straddle CTAs
   const SmLimits sm;
   try {
     plan_regmutex(k, shape, sm, RegMutexMode::Shared, 4, sm.registers / 32, true);
@@ -297,11 +299,7 @@ TEST_CASE("plan: per-release compaction bounds B_s by the most live at one barri
       {{"MOV R0, c[0x0][0x20]", "MOV R1, c[0x0][0x24]", "BAR.SYNC 0x0", "IADD R2, R0, R1",
         "IADD R3, R0, R1", "BAR.SYNC 0x0", "IADD R2, R2, R3", "STS [R2], R2", "EXIT"}},
       {});
-  KernelShape shape;
-  shape.name = "k";
-  shape.ctas = 4;
-  shape.threads_per_cta = 256;
-  shape.regs_per_thread = 8;
+  const KernelShape shape = small_launch(4, 256);
   const SmLimits sm;
   // |E_s| = 5 leaves |B_s| = 3: too few for the union, enough for either barrier.
   try {
