@@ -11,6 +11,7 @@
 #include <unordered_map>
 
 #include "apps/cli.h"
+#include "common/input_check.h"
 #include "designs/ltrf/compiler/register_intervals.h"
 #include "designs/regmutex/compiler/regmutex_points.h"
 #include "designs/regmutex/compiler/regmutex_sizing.h"
@@ -18,6 +19,7 @@
 #include "platforms/sm/sm_core.h"
 #include "stimuli/compiler/liveness.h"
 #include "stimuli/driver/kernel_workload.h"
+#include "stimuli/driver/profile.h"
 #include "stimuli/import/accelsim_trace.h"
 #include "stimuli/import/input_name.h"
 #include "stimuli/import/nvdisasm_dot.h"
@@ -34,7 +36,25 @@ constexpr uint32_t kDefaultRegsPerInterval = 16;
 struct CompileInput {
   std::vector<StaticKernelEntry> kernels;
   std::optional<uint32_t> threads_per_cta;  ///< --threads-per-cta
+  /// A profile's own execution model (its trip counts and divergence) instead of dot.*.
+  std::optional<KernelRunConfig> run_config;
 };
+
+/// A shipped profile's name or a profile .json: its generated kernel, as `warpreg run`
+/// would execute it.
+CompileInput read_profile_input(const std::string& path, const Params& params) {
+  const Profile profile = read_profile(path);
+  ProfileKernel built = build_profile_kernel(profile, params);
+  CompileInput in;
+  StaticKernelEntry entry;
+  entry.kernel = std::move(built.kernel);
+  entry.selector = profile.name;
+  entry.threads_per_cta = profile.threads_per_cta;
+  entry.shared_mem_per_cta = built.config.shape.shared_mem_per_cta;
+  in.kernels.push_back(std::move(entry));
+  in.run_config = std::move(built.config);
+  return in;
+}
 
 CompileInput read_input(const std::string& name, const po::variables_map& vm,
                         const Params& params) {
@@ -42,19 +62,30 @@ CompileInput read_input(const std::string& name, const po::variables_map& vm,
   const std::optional<InputName> input = split_input_name(name);
   constexpr const char* kReads =
       "compile reads an nvdisasm CFG (FILE.dot), an Accel-Sim trace (FILE.traceg[.gz]), a "
-      "kernelslist.g or a cuobjdump listing";
-  if (!input) throw WorkloadError(name + ": no such file (" + kReads + ")");
-  std::string selector = input->selector;
+      "kernelslist.g, a cuobjdump listing or a profile";
+  const bool bare_name = name.find('/') == std::string::npos && name.find('.') == std::string::npos;
+  if (!input && bare_name && path_exists(shipped_profile_path(name)))
+    in = read_profile_input(shipped_profile_path(name), params);
+  else if (!input)
+    throw WorkloadError(name + ": no such file (" + kReads + ")");
+  else if (detect_input_format(input->path) == InputFormat::Profile && input->selector.empty())
+    in = read_profile_input(input->path, params);
+  std::string selector = input ? input->selector : "";
   if (vm.count("function")) {
     if (!selector.empty())
       throw UsageError("give the function either as FILE:" + selector + " or with --function");
     selector = vm["function"].as<std::string>();
   }
-  const InputFormat format = detect_input_format(input->path);
-  if (format == InputFormat::Profile || format == InputFormat::WarpregTrace)
-    throw UsageError(std::string(kReads) + ", not '" + input->path + "'");
-  in.kernels =
-      read_static_kernels(input->path, selector, static_cast<uint64_t>(params.integer("sim.seed")));
+  if (in.run_config) {
+    if (!selector.empty())
+      throw UsageError("a profile has one kernel: there is no function to pick");
+  } else {
+    const InputFormat format = detect_input_format(input->path);
+    if (format == InputFormat::Profile || format == InputFormat::WarpregTrace)
+      throw UsageError(std::string(kReads) + ", not '" + input->path + "'");
+    in.kernels = read_static_kernels(input->path, selector,
+                                     static_cast<uint64_t>(params.integer("sim.seed")));
+  }
   if (vm.count("threads-per-cta")) {
     // Read signed: a negative number must be shown as given, not wrapped to 2^32 - N.
     const int64_t threads = vm["threads-per-cta"].as<int64_t>();
@@ -121,7 +152,7 @@ uint64_t quantile(const std::vector<uint64_t>& sorted, double q) {
 /// instruction mix, loops, branches and barriers. The dynamic part executes every warp
 /// of one CTA with the kernel driver (dot.* model, sim.seed) as `warpreg run` would.
 ordered_json shape_report(const Kernel& kernel, const Liveness& live, uint32_t threads_per_cta,
-                          const Params& params) {
+                          const CompileInput& in, const Params& params) {
   const double regs = std::max<uint32_t>(1, kernel.regs_used());
   std::unordered_map<uint64_t, double> dead_at_pc;  // 1 - live/regs before the instruction
   std::array<uint64_t, kInstClassCount> static_mix{};
@@ -141,7 +172,12 @@ ordered_json shape_report(const Kernel& kernel, const Liveness& live, uint32_t t
   shape.ctas = 1;
   shape.threads_per_cta = threads_per_cta;
   shape.regs_per_thread = static_cast<uint32_t>(regs);
-  KernelWorkload run(kernel, static_kernel_run_config(params, shape), "compile " + kernel.name);
+  KernelRunConfig config = static_kernel_run_config(params, shape);
+  if (in.run_config) {
+    config = *in.run_config;
+    config.shape = shape;
+  }
+  KernelWorkload run(kernel, std::move(config), "compile " + kernel.name);
 
   std::vector<uint32_t> depth(kernel.blocks.size(), 0);
   const size_t loops = run.loop_headers().size();
@@ -278,7 +314,7 @@ ordered_json kernel_report(const StaticKernelEntry& entry, const CompileInput& i
   ordered_json intervals = ordered_json::array();
   for (uint32_t n : interval_sizes) intervals.push_back(interval_report(kernel, n));
   j["register_intervals"] = std::move(intervals);
-  j["shape"] = shape_report(kernel, live, threads_per_cta, params);
+  j["shape"] = shape_report(kernel, live, threads_per_cta, in, params);
   return j;
 }
 

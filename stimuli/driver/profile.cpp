@@ -151,10 +151,12 @@ Profile parse_profile(const std::string& text, const std::string& file) {
   p.file = file;
   if (!root.is_object()) throw WorkloadError(file + ":1: a profile must be a JSON object");
   r.only(root, "",
-         {"name", "description", "source", "paper", "assumed", "launch", "kernel", "values"});
+         {"name", "description", "source", "paper", "assumed", "measured", "measured_from",
+          "launch", "kernel", "values"});
   r.text(root, "", "name", p.name, true);
   r.text(root, "", "description", p.description, false);
   r.text(root, "", "source", p.source, true);
+  r.text(root, "", "measured_from", p.measured_from, false);
 
   const json& launch = r.object(root, "", "launch", true);
   r.only(launch, "launch.", {"ctas", "threads_per_cta", "concurrent_ctas", "shared_mem_per_cta"});
@@ -166,7 +168,7 @@ Profile parse_profile(const std::string& text, const std::string& file) {
   const json& kernel = r.object(root, "", "kernel", true);
   r.only(kernel, "kernel.",
          {"regs_per_thread", "block_insts", "loops", "trip_spread", "if_regions", "divergence",
-          "memory_fraction", "store_share", "sfu_fraction", "barriers"});
+          "memory_fraction", "store_share", "sfu_fraction", "barriers", "liveness", "long_lived"});
   r.integer(kernel, "kernel.", "regs_per_thread", p.regs_per_thread, 2, 63, true);
   r.integer(kernel, "kernel.", "block_insts", p.block_insts, 1, 1000, false);
   if (kernel.contains("loops")) {
@@ -190,6 +192,16 @@ Profile parse_profile(const std::string& text, const std::string& file) {
   r.real(kernel, "kernel.", "store_share", p.store_share, 0, 1);
   r.real(kernel, "kernel.", "sfu_fraction", p.sfu_fraction, 0, 1);
   r.integer(kernel, "kernel.", "barriers", p.barriers, 0, 1000, false);
+  r.real(kernel, "kernel.", "long_lived", p.long_lived, 0, 1);
+  std::string liveness = "uniform";
+  r.text(kernel, "kernel.", "liveness", liveness, false);
+  if (kernel.contains("liveness")) r.mark("kernel.liveness");
+  if (liveness == "corpus")
+    p.liveness = Profile::Liveness::Corpus;
+  else if (liveness != "uniform")
+    r.fail("kernel.liveness", "must be \"uniform\" or \"corpus\", not " + quote_text(liveness));
+  if (kernel.contains("long_lived") && p.liveness != Profile::Liveness::Corpus)
+    r.fail("kernel.long_lived", "needs \"liveness\": \"corpus\"");
   if (p.memory_fraction + p.sfu_fraction > 1)
     r.fail("kernel.sfu_fraction", "memory_fraction + sfu_fraction exceeds 1 (the rest is ALU)");
 
@@ -210,9 +222,13 @@ Profile parse_profile(const std::string& text, const std::string& file) {
     r.fail("values", std::string(e.what()).substr(std::string("values: ").size()));
   }
 
-  // Every field given must say whether it is the paper's or an assumption.
-  auto names = [&](const char* key, std::vector<std::string>& out) {
-    if (!root.contains(key)) r.fail(key, "missing (list the dotted fields it covers)");
+  // Every field given must say whether it is the paper's, measured on real code or an
+  // assumption.
+  auto names = [&](const char* key, std::vector<std::string>& out, bool required) {
+    if (!root.contains(key)) {
+      if (!required) return;
+      r.fail(key, "missing (list the dotted fields it covers)");
+    }
     const json& list = root.at(key);
     if (!list.is_array()) r.fail(key, "must be an array of dotted field names");
     for (const json& item : list) {
@@ -223,15 +239,20 @@ Profile parse_profile(const std::string& text, const std::string& file) {
       out.push_back(field);
     }
   };
-  names("paper", p.paper_fields);
-  names("assumed", p.assumed_fields);
+  names("paper", p.paper_fields, true);
+  names("assumed", p.assumed_fields, true);
+  names("measured", p.measured_fields, false);
+  if (!p.measured_fields.empty() && p.measured_from.empty())
+    r.fail("measured_from", "missing: name the real kernels the \"measured\" fields come from");
   for (const std::string& field : r.present()) {
     const int listed =
         static_cast<int>(std::count(p.paper_fields.begin(), p.paper_fields.end(), field) +
-                         std::count(p.assumed_fields.begin(), p.assumed_fields.end(), field));
+                         std::count(p.assumed_fields.begin(), p.assumed_fields.end(), field) +
+                         std::count(p.measured_fields.begin(), p.measured_fields.end(), field));
     if (listed != 1)
-      r.fail(field, listed == 0 ? "neither in \"paper\" nor in \"assumed\""
-                                : "listed more than once in \"paper\" and \"assumed\"");
+      r.fail(field, listed == 0
+                        ? "neither in \"paper\", \"measured\" nor in \"assumed\""
+                        : "listed more than once in \"paper\", \"measured\" and \"assumed\"");
   }
   return p;
 }
@@ -277,13 +298,25 @@ class KernelGenerator {
     // Code is always appended to the last block; a region opens new blocks after it.
     new_block();
     add("S2R R0, SR_TID.X");
-    for (uint32_t r = 1; r < p_.regs_per_thread; ++r) {
-      std::ostringstream line;
-      line << "MOV R" << r << ", c[0x0][0x" << std::hex << (0x20 + 4 * r) << "]";
-      add(line.str());
+    named_.assign(p_.regs_per_thread, false);
+    named_[0] = true;
+    if (corpus_) {
+      // R0 and the other long-lived registers are set on entry (the thread index and
+      // the kernel's parameters); temporaries are written when the code needs them.
+      // At least R0 and one more, which takes the writes that close a burst.
+      long_lived_ = std::clamp<uint32_t>(
+          static_cast<uint32_t>(std::lround(p_.long_lived * p_.regs_per_thread)), 2,
+          p_.regs_per_thread);
+      next_temporary_ = long_lived_;
+    } else {
+      long_lived_ = p_.regs_per_thread;  // uniform: every register is set on entry
+    }
+    for (uint32_t r = 1; r < long_lived_; ++r) {
+      add(parameter_load(r));
       written(static_cast<uint16_t>(r));
     }
     size_t place = 0;
+    if (corpus_ && p_.loops.empty()) pressure_burst();
     chunk(p_.block_insts);
     barriers(place++);
     if (p_.loops.empty()) {
@@ -299,6 +332,13 @@ class KernelGenerator {
       barriers(place++);
     }
     add("EXIT");
+    // The kernel names R0..R(n-1), as the launch allocates them: a temporary the code
+    // never reached is still loaded on entry (a value nobody reads).
+    std::vector<std::string>& entry = blocks_.front().lines;
+    size_t at = long_lived_;
+    for (uint32_t r = long_lived_; r < p_.regs_per_thread; ++r)
+      if (!named_[r])
+        entry.insert(entry.begin() + static_cast<std::ptrdiff_t>(at++), parameter_load(r));
     return assemble();
   }
 
@@ -323,20 +363,107 @@ class KernelGenerator {
   void edge(uint32_t from, uint32_t to) { edges_.emplace_back(from, to); }
   static std::string label(uint32_t block) { return ".L_" + std::to_string(block); }
 
+  static std::string parameter_load(uint32_t r) {
+    std::ostringstream line;
+    line << "MOV R" << r << ", c[0x0][0x" << std::hex << (0x20 + 4 * r) << "]";
+    return line.str();
+  }
   void written(uint16_t reg) {
+    named_[reg] = true;
     recent_[recent_next_] = reg;
     recent_next_ = (recent_next_ + 1) % recent_.size();
   }
   std::string reg(uint32_t r) const { return "R" + std::to_string(r); }
   uint32_t dst() {
-    const uint32_t r = 1 + rng_.below(p_.regs_per_thread - 1);  // R0 keeps the thread index
+    uint32_t r = 0;
+    if (!corpus_) {
+      r = 1 + rng_.below(p_.regs_per_thread - 1);  // R0 keeps the thread index
+    } else if (long_lived_ < p_.regs_per_thread && !draining_ &&
+               (burst_ || unread_.size() < p_.regs_per_thread - long_lived_) &&
+               (burst_ || !rng_.chance(kLongLivedWrites))) {
+      // Mostly a temporary whose value has been read, in turn...
+      r = free_temporary();
+      unread_.push_back(static_cast<uint16_t>(r));
+    } else {
+      // ... else a long-lived register: an address or counter update, an accumulator,
+      // the result a drain reduces into. R0 keeps the thread index.
+      r = 1 + rng_.below(long_lived_ - 1);
+    }
     written(static_cast<uint16_t>(r));
     return r;
   }
+  /// The next temporary in turn whose value was read; when every one still waits for
+  /// its read, the oldest (its value dies unread).
+  uint32_t free_temporary() {
+    const uint32_t temporaries = p_.regs_per_thread - long_lived_;
+    for (uint32_t i = 0; i < temporaries; ++i) {
+      const uint32_t r = long_lived_ + (next_temporary_ - long_lived_ + i) % temporaries;
+      if (std::find(unread_.begin(), unread_.end(), r) == unread_.end()) {
+        next_temporary_ = r + 1 < p_.regs_per_thread ? r + 1 : long_lived_;
+        return r;
+      }
+    }
+    const uint32_t oldest = unread_.front();
+    unread_.erase(unread_.begin());
+    return oldest;
+  }
   uint32_t src() {
-    // Mostly a recently written register, as dependent code reads them.
-    if (rng_.chance(0.7)) return recent_[rng_.below(static_cast<uint32_t>(recent_.size()))];
-    return rng_.below(p_.regs_per_thread);
+    if (!corpus_) {
+      // Mostly a recently written register, as dependent code reads them.
+      if (rng_.chance(0.7)) return recent_[rng_.below(static_cast<uint32_t>(recent_.size()))];
+      return rng_.below(p_.regs_per_thread);
+    }
+    // Code reads what it just computed: mostly a value not read yet, sometimes one of
+    // the last writes again, else a long-lived register. A burst reads long-lived
+    // registers only, so its values pile up (the kernel's peak register pressure); a
+    // drain, or too many values waiting, reads waiting values first.
+    const double draw = burst_                                           ? 1.0
+                        : (draining_ || unread_.size() > recent_.size()) ? 0.0
+                                                                         : rng_.uniform();
+    if (draw < kUnreadReads && !unread_.empty()) {
+      const size_t i = rng_.chance(kNewestUnread)
+                           ? unread_.size() - 1
+                           : rng_.below(static_cast<uint32_t>(unread_.size()));
+      const uint16_t r = unread_[i];
+      unread_.erase(unread_.begin() + static_cast<std::ptrdiff_t>(i));
+      return r;
+    }
+    if (draw < kUnreadReads + kRecentReads)
+      return recent_[rng_.below(static_cast<uint32_t>(recent_.size()))];
+    return rng_.below(long_lived_);
+  }
+  /// Every temporary written before any is read: loads and address arithmetic before
+  /// a loop nest, as real kernels reach all their registers at some point.
+  void pressure_burst() {
+    burst_ = true;
+    for (uint32_t i = long_lived_; i < p_.regs_per_thread; ++i) chunk(1, /*stores=*/false);
+    burst_ = false;
+    drain();
+  }
+  /// Reads every value not read yet into long-lived registers (a tile loaded and
+  /// reduced, an if-arm's result kept in a variable).
+  void drain() {
+    draining_ = true;
+    while (!unread_.empty()) chunk(1, /*stores=*/false);
+    draining_ = false;
+  }
+  /// Generator state saved around an if-arm, so the other arm does not read what the
+  /// first one wrote (its values are not written on that path).
+  struct Flow {
+    std::vector<uint16_t> unread;
+    std::array<uint16_t, 6> recent;
+  };
+  Flow flow() const { return {unread_, recent_}; }
+  void restore(const Flow& f) {
+    unread_ = f.unread;
+    recent_ = f.recent;
+  }
+  /// Code after a join or at a loop header reads long-lived registers only: a temporary
+  /// written on one path (or in the previous iteration) is not read where the paths meet,
+  /// so temporaries do not live across arms or around back edges.
+  void forget_temporaries() {
+    unread_.clear();
+    for (size_t i = 0; i < recent_.size(); ++i) recent_[i] = static_cast<uint16_t>(i % long_lived_);
   }
 
   void barriers(size_t place) {
@@ -344,11 +471,11 @@ class KernelGenerator {
       add("BAR.SYNC 0x0");
   }
 
-  void chunk(uint32_t count) {
+  void chunk(uint32_t count, bool stores = true) {
     for (uint32_t i = 0; i < count; ++i) {
       const double draw = rng_.uniform();
       // Sources first: a destination may reuse a source register, never precede it.
-      if (draw < p_.memory_fraction * p_.store_share) {
+      if (stores && draw < p_.memory_fraction * p_.store_share) {
         const uint32_t a = src(), d = src();
         add("ST [" + reg(a) + "+0x4], " + reg(d));
       } else if (draw < p_.memory_fraction) {
@@ -382,14 +509,19 @@ class KernelGenerator {
     const size_t branch_line = blocks_[head].lines.size();
     add("");  // the branch, once the else block's label is known
     new_block();
+    const Flow before = flow();
     chunk(p_.block_insts);
+    if (corpus_) drain();
     const uint32_t then_end = current();
     const size_t jump_line = blocks_[then_end].lines.size();
     add("");
     const uint32_t else_block = new_block();
+    if (corpus_) restore(before);
     chunk(p_.block_insts);
+    if (corpus_) drain();
     const uint32_t else_end = current();
     const uint32_t join = new_block();
+    if (corpus_) forget_temporaries();
     blocks_[head].lines[branch_line] = "@P0 BRA `(" + label(else_block) + ")";
     blocks_[then_end].lines[jump_line] = "BRA `(" + label(join) + ")";
     edge(head, then_block);
@@ -402,6 +534,7 @@ class KernelGenerator {
   /// A loop nest entered from the current block; returns the block after it.
   uint32_t loop(const std::vector<uint32_t>& trips, size_t depth, size_t place,
                 std::map<uint32_t, uint32_t>& trip_counts) {
+    if (corpus_ && depth == 0) pressure_burst();
     const uint32_t pre = current();
     const uint32_t header = new_block();
     edge(pre, header);
@@ -409,6 +542,7 @@ class KernelGenerator {
         std::max<uint32_t>(1, static_cast<uint32_t>(std::lround(trips[depth] * trip_scale_)));
     trip_counts[header] = iterations - 1;  // a bottom-tested loop: back edges = iterations - 1
     if (depth == 0) barriers(place);
+    if (corpus_) forget_temporaries();
     chunk(p_.block_insts);
     if (depth + 1 < trips.size()) {
       loop(trips, depth + 1, place, trip_counts);
@@ -451,8 +585,21 @@ class KernelGenerator {
   double trip_scale_;
   std::vector<Block> blocks_;
   std::vector<std::pair<uint32_t, uint32_t>> edges_;
+  /// Sources that read one of the last writes, and writes that go to a long-lived
+  /// register: with the ring's length they set live ranges (calibrated on the corpus).
+  static constexpr double kUnreadReads = 0.7;
+  static constexpr double kNewestUnread = 0.5;
+  static constexpr double kRecentReads = 0.1;
+  static constexpr double kLongLivedWrites = 0.08;
   std::array<uint16_t, 6> recent_{};
   size_t recent_next_ = 0;
+  const bool corpus_ = p_.liveness == Profile::Liveness::Corpus;
+  uint32_t long_lived_ = 1;
+  uint32_t next_temporary_ = 1;
+  std::vector<uint16_t> unread_;  ///< temporaries written and not read yet, oldest first
+  bool burst_ = false;
+  bool draining_ = false;
+  std::vector<bool> named_;
   std::vector<uint32_t> barrier_at_;
   std::vector<uint32_t> ifs_per_nest_;
   size_t nest_ = 0;
@@ -466,7 +613,7 @@ Kernel generate_profile_kernel(const Profile& profile, uint64_t seed,
   return KernelGenerator(profile, seed, trip_scale).build(trip_counts);
 }
 
-std::unique_ptr<Workload> make_profile_workload(const Profile& profile, const Params& params) {
+ProfileKernel build_profile_kernel(const Profile& profile, const Params& params) {
   KernelRunConfig config;
   config.seed = static_cast<uint64_t>(params.integer("sim.seed"));
   const int64_t ctas = params.integer("profile.ctas");
@@ -492,7 +639,12 @@ std::unique_ptr<Workload> make_profile_workload(const Profile& profile, const Pa
   Kernel kernel = generate_profile_kernel(profile, config.seed, config.trip_counts,
                                           params.real("profile.trip_scale"));
   config.default_trip_count = 0;
-  return std::make_unique<KernelWorkload>(std::move(kernel), std::move(config),
+  return {std::move(kernel), std::move(config)};
+}
+
+std::unique_ptr<Workload> make_profile_workload(const Profile& profile, const Params& params) {
+  ProfileKernel built = build_profile_kernel(profile, params);
+  return std::make_unique<KernelWorkload>(std::move(built.kernel), std::move(built.config),
                                           "profile " + profile.file);
 }
 

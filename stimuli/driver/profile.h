@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "modules/interfaces/workload.h"
+#include "stimuli/driver/kernel_workload.h"
 #include "stimuli/driver/value_model.h"
 #include "stimuli/kernel/kernel_ir.h"
 
@@ -24,6 +25,8 @@ struct Profile {
   std::string source;                     ///< the paper row it follows
   std::vector<std::string> paper_fields;  ///< dotted keys taken from the paper
   std::vector<std::string> assumed_fields;
+  std::vector<std::string> measured_fields;  ///< dotted keys measured on real kernels
+  std::string measured_from;                 ///< those kernels (FILE:FUNCTION, ...)
 
   // launch
   uint32_t ctas = 1;
@@ -44,6 +47,16 @@ struct Profile {
   double store_share = 0.25;     ///< stores among the memory instructions
   double sfu_fraction = 0.05;
   uint32_t barriers = 0;  ///< CTA barriers in converged code
+  /// How generated code uses its registers. Uniform: every register is set on entry and
+  /// sources are a recent write or any register, so nearly all stay live. Corpus:
+  /// long-lived registers plus temporaries read soon after their write, a pressure burst
+  /// before each loop nest, nothing carried across if-arms or back edges; calibrated so
+  /// dead fractions and live ranges match the real kernels (docs/stimuli.md).
+  enum class Liveness { Uniform, Corpus };
+  Liveness liveness = Liveness::Uniform;
+  /// Corpus liveness: the share of registers that hold values across the kernel (the
+  /// thread index, parameters, addresses, counters, accumulators).
+  double long_lived = 0.4;
 
   ValueMix values;
 };
@@ -64,6 +77,14 @@ std::vector<std::string> shipped_profiles();
 /// receives the back edges per entry of each loop (by header block id).
 Kernel generate_profile_kernel(const Profile& profile, uint64_t seed,
                                std::map<uint32_t, uint32_t>& trip_counts, double trip_scale = 1.0);
+
+/// The generated kernel and how the kernel driver runs it: what make_profile_workload
+/// executes (also what `warpreg compile PROFILE` analyses).
+struct ProfileKernel {
+  Kernel kernel;
+  KernelRunConfig config;
+};
+ProfileKernel build_profile_kernel(const Profile& profile, const Params& params);
 
 /// The profile's workload: its generated kernel executed by KernelWorkload, with
 /// sim.seed, the profile.* overrides and kernel.max_insts_per_warp applied.
