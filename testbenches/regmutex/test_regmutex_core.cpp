@@ -28,6 +28,17 @@ RegMutexGeometry example(RegMutexMode mode = RegMutexMode::Shared) {
   return g;
 }
 
+/// The message of the ConfigError `plan` throws; "no error" when it throws none.
+template <typename Plan>
+std::string config_error(Plan&& plan) {
+  try {
+    plan();
+  } catch (const ConfigError& e) {
+    return e.what();
+  }
+  return "no error";
+}
+
 /// Kernel "k" with 8 registers per thread, launched as `ctas` CTAs of `threads` threads.
 KernelShape small_launch(uint32_t ctas, uint32_t threads) {
   KernelShape shape;
@@ -246,19 +257,12 @@ TEST_CASE("plan: a forced E_s that breaks a deadlock rule is a ConfigError befor
   const KernelShape shape = small_launch(4, 256);
   const SmLimits sm;
   // Rule 2: three registers live at the barrier, B_s = 8 - 6 = 2.
-  try {
-    plan_regmutex(k, shape, sm, RegMutexMode::Shared, 6, sm.registers / 32);
-    FAIL("no error");
-  } catch (const ConfigError& e) {
-    CHECK_THAT(e.what(), Catch::Contains("deadlock rule") && Catch::Contains("barrier"));
-  }
+  CHECK_THAT(config_error(
+                 [&] { plan_regmutex(k, shape, sm, RegMutexMode::Shared, 6, sm.registers / 32); }),
+             Catch::Contains("deadlock rule") && Catch::Contains("barrier"));
   // Rule 1: a register file that the base sets fill leaves no room for one E_s.
-  try {
-    plan_regmutex(k, shape, sm, RegMutexMode::Shared, 2, 8 * 6);
-    FAIL("no error");
-  } catch (const ConfigError& e) {
-    CHECK_THAT(e.what(), Catch::Contains("deadlock rule") && Catch::Contains("less than one"));
-  }
+  CHECK_THAT(config_error([&] { plan_regmutex(k, shape, sm, RegMutexMode::Shared, 2, 8 * 6); }),
+             Catch::Contains("deadlock rule") && Catch::Contains("less than one"));
   const RegMutexPlan ok = plan_regmutex(k, shape, sm, RegMutexMode::Shared, 4, sm.registers / 32);
   CHECK(ok.applied);
   CHECK(ok.geometry.bs == 4);
@@ -272,12 +276,10 @@ TEST_CASE("regmutex plan: pairing CTAs is for paired mode and changes the pair l
                                {});
   const KernelShape shape = small_launch(16, 96);  // 3 warps: adjacent pairs straddle CTAs
   const SmLimits sm;
-  try {
-    plan_regmutex(k, shape, sm, RegMutexMode::Shared, 4, sm.registers / 32, true);
-    FAIL("no error");
-  } catch (const ConfigError& e) {
-    CHECK_THAT(e.what(), Catch::Contains("regmutex.pairing = ctas"));
-  }
+  CHECK_THAT(config_error([&] {
+               plan_regmutex(k, shape, sm, RegMutexMode::Shared, 4, sm.registers / 32, true);
+             }),
+             Catch::Contains("regmutex.pairing = ctas"));
   const RegMutexPlan warps = plan_regmutex(k, shape, sm, RegMutexMode::Paired, 4, 120);
   const RegMutexPlan ctas = plan_regmutex(k, shape, sm, RegMutexMode::Paired, 4, 120, true);
   CHECK_FALSE(warps.geometry.pair_ctas);
@@ -302,13 +304,11 @@ TEST_CASE("plan: per-release compaction bounds B_s by the most live at one barri
   const KernelShape shape = small_launch(4, 256);
   const SmLimits sm;
   // |E_s| = 5 leaves |B_s| = 3: too few for the union, enough for either barrier.
-  try {
-    plan_regmutex(k, shape, sm, RegMutexMode::Shared, 5, sm.registers / 32, false,
-                  RegMutexCompaction::Static);
-    FAIL("no error");
-  } catch (const ConfigError& e) {
-    CHECK_THAT(e.what(), Catch::Contains("deadlock rule") && Catch::Contains("4 registers"));
-  }
+  CHECK_THAT(config_error([&] {
+               plan_regmutex(k, shape, sm, RegMutexMode::Shared, 5, sm.registers / 32, false,
+                             RegMutexCompaction::Static);
+             }),
+             Catch::Contains("deadlock rule") && Catch::Contains("4 registers"));
   const RegMutexPlan plan = plan_regmutex(k, shape, sm, RegMutexMode::Shared, 5, sm.registers / 32,
                                           false, RegMutexCompaction::PerRelease);
   CHECK(plan.applied);
