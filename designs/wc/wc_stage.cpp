@@ -104,14 +104,14 @@ void WcStage::column_woken(uint32_t column, uint64_t cycle) {
 uint64_t WcStage::forward_at(tlm::tlm_generic_payload& payload, sc_core::sc_time& delay,
                              uint64_t cycle) {
   clock_.complete_at(delay, cycle);
-  initiator->b_transport(payload, delay);
+  forward(payload, delay);
   return clock_.cycle_at(delay);
 }
 
-tlm::tlm_response_status WcStage::through_codec(CodecSocket& socket, WarpRegister& buffer,
+tlm::tlm_response_status WcStage::through_codec(BdiUnitPool& unit, WarpRegister& buffer,
                                                 bdi::Encoding& encoding, sc_core::sc_time& delay) {
   tlm::tlm_generic_payload& payload = codec_txn_.prepare(buffer, encoding);
-  socket->b_transport(payload, delay);
+  unit.direct()(payload, delay);
   if (payload.is_response_error()) return payload.get_response_status();
   encoding = codec_txn_.encoding();
   return tlm::TLM_OK_RESPONSE;
@@ -147,7 +147,7 @@ void WcStage::b_transport(tlm::tlm_generic_payload& payload, sc_core::sc_time& d
     default:
       break;
   }
-  initiator->b_transport(payload, delay);
+  forward(payload, delay);
 }
 
 void WcStage::read(tlm::tlm_generic_payload& payload, RfAccess& a, sc_core::sc_time& delay) {
@@ -174,7 +174,7 @@ void WcStage::read(tlm::tlm_generic_payload& payload, RfAccess& a, sc_core::sc_t
   if (payload.is_response_error()) return;
   ++stats_.compressed_reads;
   const tlm::tlm_response_status status =
-      through_codec(decompress_socket, register_of(payload), encoding, delay);
+      through_codec(decompressor_, register_of(payload), encoding, delay);
   if (status != tlm::TLM_OK_RESPONSE) {
     payload.set_response_status(status);
     return;
@@ -201,7 +201,7 @@ tlm::tlm_response_status WcStage::dummy_mov(const RfAccess& a, uint32_t bank, ui
   energy_.count(indicator_reads_);
   forward_at(read, delay, std::max(cycle, state_.awake_at(bank, state_.slices_of(lanes))));
   if (read.is_response_error()) return read.get_response_status();
-  const tlm::tlm_response_status status = through_codec(decompress_socket, image_, encoding, delay);
+  const tlm::tlm_response_status status = through_codec(decompressor_, image_, encoding, delay);
   if (status != tlm::TLM_OK_RESPONSE) return status;
   const uint64_t ready = clock_.cycle_at(delay);
   // Its write: the whole register, uncompressed.
@@ -254,8 +254,7 @@ void WcStage::write(tlm::tlm_generic_payload& payload, RfAccess& a, sc_core::sc_
   image_ = value;
   bdi::Encoding encoding;
   sc_core::sc_time compressed = delay;
-  const tlm::tlm_response_status status =
-      through_codec(compress_socket, image_, encoding, compressed);
+  const tlm::tlm_response_status status = through_codec(compressor_, image_, encoding, compressed);
   if (status != tlm::TLM_OK_RESPONSE) {
     payload.set_response_status(status);
     return;
