@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdlib>
 #include <string>
 
 #include "common/bits.h"
@@ -277,22 +276,27 @@ void WcStage::write(tlm::tlm_generic_payload& payload, RfAccess& a, sc_core::sc_
   payload.set_data_length(encoding.banks() * bdi::kBankBytes);
 }
 
-void WcStage::count_similarity(const WarpRegister& value, bool divergent) {
-  // Neighbour differences counted by threshold without a branch per lane (the bins
-  // follow from the counts above 0, 128 and 32768).
-  auto& bins = similarity_[divergent ? 1 : 0];
+std::array<uint32_t, 4> WcStage::similarity_bins(const WarpRegister& value) {
+  // Counted by threshold without a branch per lane, in 32-bit arithmetic: x is the
+  // difference modulo 2^32, exact unless the subtraction overflows, and then the
+  // distance is at least 2^31, beyond every threshold. |d| > t as one unsigned
+  // comparison: d + t wraps below zero to beyond 2t.
   unsigned above_0 = 0, above_128 = 0, above_32768 = 0;
   for (unsigned i = 1; i < kWarpSize; ++i) {
-    const int64_t d =
-        std::llabs(int64_t(int32_t(value.lane[i])) - int64_t(int32_t(value.lane[i - 1])));
-    above_0 += d != 0;
-    above_128 += d > 128;
-    above_32768 += d > 32768;
+    const uint32_t a = value.lane[i], b = value.lane[i - 1];
+    const uint32_t x = a - b;
+    const uint32_t overflow = ((a ^ b) & (a ^ x)) >> 31;
+    above_0 += x != 0;
+    above_128 += uint32_t(x + 128u > 256u) | overflow;
+    above_32768 += uint32_t(x + 32768u > 65536u) | overflow;
   }
-  bins[0] += kWarpSize - 1 - above_0;
-  bins[1] += above_0 - above_128;
-  bins[2] += above_128 - above_32768;
-  bins[3] += above_32768;
+  return {kWarpSize - 1 - above_0, above_0 - above_128, above_128 - above_32768, above_32768};
+}
+
+void WcStage::count_similarity(const WarpRegister& value, bool divergent) {
+  auto& bins = similarity_[divergent ? 1 : 0];
+  const std::array<uint32_t, 4> counts = similarity_bins(value);
+  for (unsigned k = 0; k < 4; ++k) bins[k] += counts[k];
 }
 
 nlohmann::json WcStage::stats(uint64_t end_cycle) {

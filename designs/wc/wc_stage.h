@@ -134,6 +134,10 @@ class WcStage : public OperandStage,
     if (inst.active != kFullMask) ++divergent_instructions_;
   }
 
+  /// Figure 2's bins of the 31 distances |lane i - lane i-1| (as signed 32-bit
+  /// values) of `value`: zero, at most 128, at most 32768, beyond.
+  static std::array<uint32_t, 4> similarity_bins(const WarpRegister& value);
+
   const bdi::Codec& codec() const { return compressor_.codec(); }
   const bdi::WcRegisterState& state() const { return state_; }
   const WcStageStats& counters() const { return stats_; }
