@@ -11,18 +11,6 @@
 
 namespace warpreg {
 
-UnitType unit_of(InstClass c) {
-  switch (c) {
-    case InstClass::Sfu:
-      return UnitType::Sfu;
-    case InstClass::Load:
-    case InstClass::Store:
-      return UnitType::Mem;
-    default:
-      return UnitType::Sp;
-  }
-}
-
 namespace {
 const char* kUnitNames[kUnitTypes] = {"SP", "SFU", "MEM"};
 
