@@ -534,9 +534,10 @@ uint64_t SmCore::step(uint64_t now) {
   bool rotated = false;  ///< the two-level ready queue changed: try again next cycle
   // The scheduler that issues first rotates every cycle: collectors allocated in the
   // same cycle take turns at the bank arbiter (round-robin).
-  const size_t first = static_cast<size_t>(now % schedulers_.size());
-  for (size_t i = 0; i < schedulers_.size(); ++i) {
-    WarpScheduler& scheduler = schedulers_[(first + i) % schedulers_.size()];
+  const size_t count = schedulers_.size();
+  size_t at = count == 1 ? 0 : count == 2 ? size_t(now & 1) : size_t(now % count);
+  for (size_t i = 0; i < count; ++i, at = at + 1 == count ? 0 : at + 1) {
+    WarpScheduler& scheduler = schedulers_[at];  // (now + i) mod count
     for (uint32_t n = 0; n < config_.issue_width; ++n) {
       const int slot = scheduler.pick([this](uint32_t s) { return can_issue(s); });
       if (slot < 0) break;
