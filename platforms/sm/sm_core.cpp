@@ -175,7 +175,7 @@ void SmCore::finish_warp(uint32_t slot, uint64_t now) {
   }
 }
 
-int SmCore::free_collector(UnitType t) const {
+inline int SmCore::free_collector(UnitType t) const {
   const unsigned ti = static_cast<unsigned>(t);
   for (uint32_t i = 0; i < config_.collectors[ti]; ++i)
     if (!collectors_[collector_begin_[ti] + i].busy) return int(collector_begin_[ti] + i);
@@ -191,7 +191,9 @@ IssueVerdict SmCore::ask_hooks(uint32_t slot, uint64_t now) {
   return IssueVerdict::Issue;
 }
 
-bool SmCore::can_issue(uint32_t slot) {
+// Inlined (forced: the compiler would not) into the scheduler's scan in step(), its
+// only caller: it runs several times per issued instruction.
+[[gnu::always_inline]] inline bool SmCore::can_issue(uint32_t slot) {
   // The cheap tests, inlined into the scheduler's scan: most warps fail one of them.
   const Warp& w = warps_[slot];
   if (w.state == WarpState::Running && !w.branch_pending && !w.scoreboard_blocked &&
@@ -451,7 +453,7 @@ void SmCore::dispatch(uint64_t now) {
   }
 }
 
-void SmCore::schedule(uint64_t cycle, EventKind kind, uint32_t warp, uint32_t inst) {
+inline void SmCore::schedule(uint64_t cycle, EventKind kind, uint32_t warp, uint32_t inst) {
   events_.push(Event{cycle, kind, warp, inst});
 }
 
