@@ -102,7 +102,7 @@ SmNode::SmNode(const Params& params, const std::vector<const DesignSpec*>& desig
   last->initiator.bind(regfile_.socket);
   // The sockets stay bound; each hop of the path bound here is also called directly
   // (OperandStage::forward_directly), as through a DMI pointer.
-  sm_.use_direct_path(crossbar_.direct());
+  sm_.use_direct_path(crossbar_);
   last = &crossbar_;
   for (auto& stage : stages_) {
     last->forward_directly(stage->direct());
