@@ -4,6 +4,10 @@
 #include <cstdint>
 #include <cstring>
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
 namespace warpreg {
 
 constexpr unsigned kWarpSize = 32;
@@ -33,23 +37,55 @@ struct WarpRegister {
       lane = src.lane;
       return;
     }
+#if defined(__SSE2__)
+    // Four lanes at a time, blended by their four mask bits (every lane is stored; the
+    // lanes outside the mask keep their value).
+    for (unsigned k = 0; k < kWarpSize; k += 4) {
+      const __m128i m = lanes_of_nibble(mask >> k);
+      auto* to = reinterpret_cast<__m128i*>(&lane[k]);
+      const __m128i from = _mm_loadu_si128(reinterpret_cast<const __m128i*>(&src.lane[k]));
+      _mm_storeu_si128(
+          to, _mm_or_si128(_mm_and_si128(m, from), _mm_andnot_si128(m, _mm_loadu_si128(to))));
+    }
+#else
     for (LaneMask rest = mask; rest != 0; rest &= rest - 1) {
       const unsigned i = static_cast<unsigned>(__builtin_ctz(rest));
       lane[i] = src.lane[i];
     }
+#endif
   }
 
   /// True when every lane selected by `mask` holds the same value in both.
   bool equal_on(const WarpRegister& other, LaneMask mask) const {
     if (mask == kFullMask) return same_lanes(*this, other);
+#if defined(__SSE2__)
+    // Four lanes at a time: the differing bits of the lanes in the mask, or-ed together.
+    __m128i differ = _mm_setzero_si128();
+    for (unsigned k = 0; k < kWarpSize; k += 4) {
+      const __m128i a = _mm_loadu_si128(reinterpret_cast<const __m128i*>(&lane[k]));
+      const __m128i b = _mm_loadu_si128(reinterpret_cast<const __m128i*>(&other.lane[k]));
+      differ = _mm_or_si128(differ, _mm_and_si128(lanes_of_nibble(mask >> k), _mm_xor_si128(a, b)));
+    }
+    return _mm_movemask_epi8(_mm_cmpeq_epi32(differ, _mm_setzero_si128())) == 0xffff;
+#else
     for (LaneMask rest = mask; rest != 0; rest &= rest - 1) {
       const unsigned i = static_cast<unsigned>(__builtin_ctz(rest));
       if (lane[i] != other.lane[i]) return false;
     }
     return true;
+#endif
   }
 
   friend bool operator==(const WarpRegister& a, const WarpRegister& b) { return same_lanes(a, b); }
+
+#if defined(__SSE2__)
+  /// All ones in 32-bit lane j (j = 0..3) when bit j of `bits` is set.
+  static __m128i lanes_of_nibble(uint32_t bits) {
+    const __m128i one_each = _mm_setr_epi32(1, 2, 4, 8);
+    return _mm_cmpeq_epi32(_mm_and_si128(_mm_set1_epi32(static_cast<int>(bits)), one_each),
+                           one_each);
+  }
+#endif
   friend bool operator!=(const WarpRegister& a, const WarpRegister& b) { return !(a == b); }
 };
 

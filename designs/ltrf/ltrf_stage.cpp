@@ -181,7 +181,7 @@ void LtrfStage::b_transport(tlm::tlm_generic_payload& payload, sc_core::sc_time&
     } else if (core_ && a.kind == RfAccessKind::Retire) {
       core_->retire(a.warp_slot, clock_.cycle_at(delay));
     }
-    initiator->b_transport(payload, delay);
+    forward(payload, delay);
     return;
   }
   const uint64_t cycle = clock_.cycle_at(delay);
@@ -216,7 +216,7 @@ void LtrfStage::b_transport(tlm::tlm_generic_payload& payload, sc_core::sc_time&
     default:
       break;
   }
-  initiator->b_transport(payload, delay);
+  forward(payload, delay);
 }
 
 void LtrfStage::pass_wake(tlm::tlm_generic_payload& payload, RfAccess& a, sc_core::sc_time& delay) {
@@ -227,7 +227,7 @@ void LtrfStage::pass_wake(tlm::tlm_generic_payload& payload, RfAccess& a, sc_cor
   if (phys != kNoPhysical && a.warp_slot < config_.core.max_warps &&
       a.arch_reg < config_.core.regs_per_warp && core_->takes_result(a.warp_slot, a.arch_reg))
     a.phys_reg = kNoPhysical;
-  initiator->b_transport(payload, delay);
+  forward(payload, delay);
   a.phys_reg = phys;
 }
 
@@ -236,7 +236,7 @@ void LtrfStage::pass_wake(tlm::tlm_generic_payload& payload, RfAccess& a, sc_cor
 uint64_t LtrfStage::send(tlm::tlm_generic_payload& payload, uint64_t cycle) {
   sc_core::sc_time delay;
   clock_.complete_at(delay, cycle);
-  initiator->b_transport(payload, delay);
+  forward(payload, delay);
   return clock_.cycle_at(delay);
 }
 

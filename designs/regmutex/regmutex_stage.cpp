@@ -200,7 +200,7 @@ void RegMutexStage::move(uint32_t slot, WarpState& w, uint16_t reg, uint32_t fro
     a.operand_slot = 0;
     a.active_mask = kFullMask;
     a.phys_reg = allocator_.physical(slot, index);
-    initiator->b_transport(payload, delay);
+    forward(payload, delay);
     if (payload.is_response_error())
       throw std::logic_error(std::string(name()) + ": the operand path refused a compaction MOV");
   };
@@ -277,7 +277,7 @@ void RegMutexStage::send_range(RfAccessKind kind, uint32_t slot, uint32_t first,
   a.arch_reg = kZeroRegister;
   a.phys_reg = first;
   a.regs_per_warp = count;
-  initiator->b_transport(payload, delay);
+  forward(payload, delay);
 }
 
 bool RegMutexStage::map(tlm::tlm_generic_payload& payload, RfAccess& a) {
@@ -358,7 +358,7 @@ void RegMutexStage::b_transport(tlm::tlm_generic_payload& payload, sc_core::sc_t
         break;
     }
   }
-  initiator->b_transport(payload, delay);
+  forward(payload, delay);
 }
 
 // ---------------------------------------------------------------- reports

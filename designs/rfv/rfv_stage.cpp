@@ -149,7 +149,7 @@ void RfvStage::send(RfAccessKind kind, uint32_t slot, uint16_t reg, uint32_t phy
   a.regs_per_warp = count;
   a.active_mask = kFullMask;
   sc_core::sc_time delay = clock_.delay_until(cycle);
-  initiator->b_transport(payload, delay);
+  forward(payload, delay);
   if (payload.is_response_error())
     throw std::logic_error(std::string(name()) + ": the operand path refused its own " +
                            std::string(to_string(kind)) + " of physical register " +
@@ -532,7 +532,7 @@ void RfvStage::b_transport(tlm::tlm_generic_payload& payload, sc_core::sc_time& 
       if (a.arch_reg < max_regs) a.phys_reg = table_.core().lookup(slot, a.arch_reg);
       break;
   }
-  initiator->b_transport(payload, delay);
+  forward(payload, delay);
   if (a.kind != RfAccessKind::Read) return;
   WarpState& w = warps_[slot];
   for (uint8_t k = 0; k < w.release_count; ++k) {

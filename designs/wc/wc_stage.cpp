@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdlib>
 #include <string>
 
 #include "common/bits.h"
@@ -104,14 +103,14 @@ void WcStage::column_woken(uint32_t column, uint64_t cycle) {
 uint64_t WcStage::forward_at(tlm::tlm_generic_payload& payload, sc_core::sc_time& delay,
                              uint64_t cycle) {
   clock_.complete_at(delay, cycle);
-  initiator->b_transport(payload, delay);
+  forward(payload, delay);
   return clock_.cycle_at(delay);
 }
 
-tlm::tlm_response_status WcStage::through_codec(CodecSocket& socket, WarpRegister& buffer,
+tlm::tlm_response_status WcStage::through_codec(BdiUnitPool& unit, WarpRegister& buffer,
                                                 bdi::Encoding& encoding, sc_core::sc_time& delay) {
   tlm::tlm_generic_payload& payload = codec_txn_.prepare(buffer, encoding);
-  socket->b_transport(payload, delay);
+  unit.direct()(payload, delay);
   if (payload.is_response_error()) return payload.get_response_status();
   encoding = codec_txn_.encoding();
   return tlm::TLM_OK_RESPONSE;
@@ -147,7 +146,7 @@ void WcStage::b_transport(tlm::tlm_generic_payload& payload, sc_core::sc_time& d
     default:
       break;
   }
-  initiator->b_transport(payload, delay);
+  forward(payload, delay);
 }
 
 void WcStage::read(tlm::tlm_generic_payload& payload, RfAccess& a, sc_core::sc_time& delay) {
@@ -174,7 +173,7 @@ void WcStage::read(tlm::tlm_generic_payload& payload, RfAccess& a, sc_core::sc_t
   if (payload.is_response_error()) return;
   ++stats_.compressed_reads;
   const tlm::tlm_response_status status =
-      through_codec(decompress_socket, register_of(payload), encoding, delay);
+      through_codec(decompressor_, register_of(payload), encoding, delay);
   if (status != tlm::TLM_OK_RESPONSE) {
     payload.set_response_status(status);
     return;
@@ -201,7 +200,7 @@ tlm::tlm_response_status WcStage::dummy_mov(const RfAccess& a, uint32_t bank, ui
   energy_.count(indicator_reads_);
   forward_at(read, delay, std::max(cycle, state_.awake_at(bank, state_.slices_of(lanes))));
   if (read.is_response_error()) return read.get_response_status();
-  const tlm::tlm_response_status status = through_codec(decompress_socket, image_, encoding, delay);
+  const tlm::tlm_response_status status = through_codec(decompressor_, image_, encoding, delay);
   if (status != tlm::TLM_OK_RESPONSE) return status;
   const uint64_t ready = clock_.cycle_at(delay);
   // Its write: the whole register, uncompressed.
@@ -254,8 +253,7 @@ void WcStage::write(tlm::tlm_generic_payload& payload, RfAccess& a, sc_core::sc_
   image_ = value;
   bdi::Encoding encoding;
   sc_core::sc_time compressed = delay;
-  const tlm::tlm_response_status status =
-      through_codec(compress_socket, image_, encoding, compressed);
+  const tlm::tlm_response_status status = through_codec(compressor_, image_, encoding, compressed);
   if (status != tlm::TLM_OK_RESPONSE) {
     payload.set_response_status(status);
     return;
@@ -278,22 +276,27 @@ void WcStage::write(tlm::tlm_generic_payload& payload, RfAccess& a, sc_core::sc_
   payload.set_data_length(encoding.banks() * bdi::kBankBytes);
 }
 
-void WcStage::count_similarity(const WarpRegister& value, bool divergent) {
-  // Neighbour differences counted by threshold without a branch per lane (the bins
-  // follow from the counts above 0, 128 and 32768).
-  auto& bins = similarity_[divergent ? 1 : 0];
+std::array<uint32_t, 4> WcStage::similarity_bins(const WarpRegister& value) {
+  // Counted by threshold without a branch per lane, in 32-bit arithmetic: x is the
+  // difference modulo 2^32, exact unless the subtraction overflows, and then the
+  // distance is at least 2^31, beyond every threshold. |d| > t as one unsigned
+  // comparison: d + t wraps below zero to beyond 2t.
   unsigned above_0 = 0, above_128 = 0, above_32768 = 0;
   for (unsigned i = 1; i < kWarpSize; ++i) {
-    const int64_t d =
-        std::llabs(int64_t(int32_t(value.lane[i])) - int64_t(int32_t(value.lane[i - 1])));
-    above_0 += d != 0;
-    above_128 += d > 128;
-    above_32768 += d > 32768;
+    const uint32_t a = value.lane[i], b = value.lane[i - 1];
+    const uint32_t x = a - b;
+    const uint32_t overflow = ((a ^ b) & (a ^ x)) >> 31;
+    above_0 += x != 0;
+    above_128 += uint32_t(x + 128u > 256u) | overflow;
+    above_32768 += uint32_t(x + 32768u > 65536u) | overflow;
   }
-  bins[0] += kWarpSize - 1 - above_0;
-  bins[1] += above_0 - above_128;
-  bins[2] += above_128 - above_32768;
-  bins[3] += above_32768;
+  return {kWarpSize - 1 - above_0, above_0 - above_128, above_128 - above_32768, above_32768};
+}
+
+void WcStage::count_similarity(const WarpRegister& value, bool divergent) {
+  auto& bins = similarity_[divergent ? 1 : 0];
+  const std::array<uint32_t, 4> counts = similarity_bins(value);
+  for (unsigned k = 0; k < 4; ++k) bins[k] += counts[k];
 }
 
 nlohmann::json WcStage::stats(uint64_t end_cycle) {

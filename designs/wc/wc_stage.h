@@ -134,6 +134,10 @@ class WcStage : public OperandStage,
     if (inst.active != kFullMask) ++divergent_instructions_;
   }
 
+  /// Figure 2's bins of the 31 distances |lane i - lane i-1| (as signed 32-bit
+  /// values) of `value`: zero, at most 128, at most 32768, beyond.
+  static std::array<uint32_t, 4> similarity_bins(const WarpRegister& value);
+
   const bdi::Codec& codec() const { return compressor_.codec(); }
   const bdi::WcRegisterState& state() const { return state_; }
   const WcStageStats& counters() const { return stats_; }
@@ -150,10 +154,11 @@ class WcStage : public OperandStage,
   void write(tlm::tlm_generic_payload& payload, RfAccess& a, sc_core::sc_time& delay);
   /// Sends `payload` downstream at `cycle`; returns its completion cycle.
   uint64_t forward_at(tlm::tlm_generic_payload& payload, sc_core::sc_time& delay, uint64_t cycle);
-  using CodecSocket = tlm_utils::simple_initiator_socket<WcStage>;
-  /// `buffer` through a codec block (compress_socket or decompress_socket) at `delay`.
-  /// On TLM_OK_RESPONSE, `encoding` is the image's and `delay` when the result is ready.
-  tlm::tlm_response_status through_codec(CodecSocket& socket, WarpRegister& buffer,
+  /// `buffer` through a codec block (`unit`: the compressor or the decompressor, whose
+  /// target compress_socket or decompress_socket is bound to) at `delay`; the call goes
+  /// to the unit's b_transport directly, as the socket would. On TLM_OK_RESPONSE,
+  /// `encoding` is the image's and `delay` when the result is ready.
+  tlm::tlm_response_status through_codec(BdiUnitPool& unit, WarpRegister& buffer,
                                          bdi::Encoding& encoding, sc_core::sc_time& delay);
   /// The dummy MOV: reads and decompresses `a`'s compressed register at `cycle` and
   /// writes it back uncompressed; `cycle` becomes the cycle its write is granted.

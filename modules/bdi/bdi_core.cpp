@@ -181,6 +181,21 @@ Compressed pack_fitting(const WarpRegister& value, Encoding e) {
   const uint64_t mask = width_mask(e.base);
   unsigned at = 0;
   for (unsigned k = 0; k < e.base; ++k) c.bytes[at++] = static_cast<uint8_t>(base >> (8 * k));
+  if (e.base == 4 && e.delta <= 2) {
+    // Warped-Compression's choices, one lane per chunk: the deltas' low bytes.
+    const uint32_t b = value.lane[0];
+    if (e.delta == 1) {
+      for (unsigned i = 1; i < kWarpSize; ++i)
+        c.bytes[at++] = static_cast<uint8_t>(value.lane[i] - b);
+    } else if (e.delta == 2) {
+      for (unsigned i = 1; i < kWarpSize; ++i) {
+        const uint32_t d = value.lane[i] - b;
+        c.bytes[at++] = static_cast<uint8_t>(d);
+        c.bytes[at++] = static_cast<uint8_t>(d >> 8);
+      }
+    }
+    return c;
+  }
   const unsigned chunks = kWarpRegisterBytes / e.base;
   for (unsigned i = 1; i < chunks; ++i) {
     const uint64_t d = (chunk(value, i, e.base) - base) & mask;
@@ -214,7 +229,27 @@ WarpRegister unpack(const Compressed& c) {
   const uint64_t mask = width_mask(e.base);
   const unsigned chunks = kWarpRegisterBytes / e.base;
   if (e.base == 4) {
-    r.lane[0] = static_cast<uint32_t>(base);
+    const uint32_t b = static_cast<uint32_t>(base);
+    r.lane[0] = b;
+    // Warped-Compression's choices without a loop per delta byte (the same sums).
+    const uint8_t* d = c.bytes.data() + at;
+    switch (e.delta) {
+      case 0:
+        for (unsigned i = 1; i < kWarpSize; ++i) r.lane[i] = b;
+        return r;
+      case 1:
+        for (unsigned i = 1; i < kWarpSize; ++i)
+          r.lane[i] = b + static_cast<uint32_t>(int32_t(int8_t(d[i - 1])));
+        return r;
+      case 2:
+        for (unsigned i = 1; i < kWarpSize; ++i) {
+          const uint16_t v = uint16_t(d[2 * (i - 1)] | uint16_t(d[2 * (i - 1) + 1]) << 8);
+          r.lane[i] = b + static_cast<uint32_t>(int32_t(int16_t(v)));
+        }
+        return r;
+      default:
+        break;
+    }
     for (unsigned i = 1; i < chunks; ++i) {
       uint64_t d = 0;
       for (unsigned k = 0; k < e.delta; ++k) d |= uint64_t(c.bytes[at++]) << (8 * k);

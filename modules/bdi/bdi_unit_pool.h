@@ -26,6 +26,7 @@
 #include "modules/bdi/bdi_core.h"
 #include "modules/bdi/unit_pool.h"
 #include "modules/interfaces/design_context.h"
+#include "modules/interfaces/direct_transport.h"
 #include "modules/interfaces/reporting_block.h"
 #include "power/energy.h"
 
@@ -112,6 +113,14 @@ class BdiUnitPool : public sc_core::sc_module, public ReportingBlock {
     const char* activation;   ///< technology key of one operation's energy
     const char* leakage;      ///< technology key of one unit's leakage
   };
+
+  /// What a transaction on `target` reaches, without the socket (for the block that
+  /// bound its initiator to it and knows so).
+  DirectTransport direct() {
+    return {this, [](void* pool, tlm::tlm_generic_payload& payload, sc_core::sc_time& delay) {
+              static_cast<BdiUnitPool*>(pool)->b_transport(payload, delay);
+            }};
+  }
 
   const bdi::UnitPool& units() const { return pool_; }
   uint32_t latency() const { return latency_; }

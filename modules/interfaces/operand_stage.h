@@ -9,6 +9,8 @@
 #include <systemc>
 #include <tlm>
 
+#include "modules/interfaces/direct_transport.h"
+
 namespace warpreg {
 
 class OperandStage : public sc_core::sc_module {
@@ -30,16 +32,39 @@ class OperandStage : public sc_core::sc_module {
   /// the collector and its active mask). TRIC wakes registers, COMA records the mask.
   virtual bool wants_collector_wakes() const { return false; }
 
+  /// What a transaction on `target` reaches, without the socket.
+  DirectTransport direct() {
+    return {this, [](void* stage, tlm::tlm_generic_payload& payload, sc_core::sc_time& delay) {
+              static_cast<OperandStage*>(stage)->b_transport(payload, delay);
+            }};
+  }
+
+  /// `initiator` is bound to the target `next` reaches (the platform that bound it says
+  /// so): forward() then calls it directly instead of through the socket hop. The same
+  /// transactions arrive at the same b_transport, so nothing simulated changes.
+  void forward_directly(DirectTransport next) { next_ = next; }
+
  protected:
   /// Default: pass the transaction on unchanged.
   virtual void b_transport(tlm::tlm_generic_payload& payload, sc_core::sc_time& delay) {
-    initiator->b_transport(payload, delay);
+    forward(payload, delay);
+  }
+
+  /// Sends a transaction on towards the banks: initiator->b_transport, or the target
+  /// it is bound to directly when that is known (forward_directly).
+  void forward(tlm::tlm_generic_payload& payload, sc_core::sc_time& delay) {
+    if (next_)
+      next_(payload, delay);
+    else
+      initiator->b_transport(payload, delay);
   }
 
  private:
   void transport(tlm::tlm_generic_payload& payload, sc_core::sc_time& delay) {
     b_transport(payload, delay);
   }
+
+  DirectTransport next_;
 };
 
 }  // namespace warpreg

@@ -259,7 +259,10 @@ LtrfCore::Ask LtrfCore::before_issue(uint32_t slot, uint32_t interval, uint64_t 
                                      uint32_t index) {
   if (shared()) return Ask::Issue;
   Warp& w = warps_[slot];
-  if (w.status != Status::Active && !queue_.empty()) replace_missed(cycle);
+  // replace_missed's first tests, before the call: most probes stop there.
+  if (w.status != Status::Active && !queue_.empty() && allocation_.free_offsets() == 0 &&
+      cycle != replace_checked_)
+    replace_missed(cycle);
   if (w.status == Status::Inactive) {
     w.status = Status::Queued;
     w.pending_interval = interval;

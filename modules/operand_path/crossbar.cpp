@@ -17,9 +17,7 @@ Crossbar::Crossbar(sc_core::sc_module_name name, const Params& params, const pow
 
 void Crossbar::b_transport(tlm::tlm_generic_payload& payload, sc_core::sc_time& delay) {
   if (checked_rf_access(payload, *this) == nullptr) return;
-  initiator->b_transport(payload, delay);
-  if (payload.get_data_length() != 0 && payload.is_response_ok())
-    count_transfer(payload.get_data_length());
+  carry(payload, delay);
 }
 
 nlohmann::json Crossbar::stats(uint64_t end_cycle) {

@@ -12,6 +12,7 @@
 #include "common/cycle_clock.h"
 #include "common/param_set.h"
 #include "common/stat_set.h"
+#include "modules/interfaces/direct_transport.h"
 #include "modules/interfaces/reporting_block.h"
 #include "modules/interfaces/rf_access.h"
 #include "modules/interfaces/waveform.h"
@@ -126,6 +127,14 @@ class RegisterFileModule : public sc_core::sc_module, public ReportingBlock, pub
       return false;
     ready = serve(a, *data, cycle).ready_cycle;
     return true;
+  }
+
+  /// What a transaction on `socket` reaches, without the socket (for the stage bound to
+  /// it: OperandStage::forward_directly).
+  DirectTransport direct() {
+    return {this, [](void* banks, tlm::tlm_generic_payload& payload, sc_core::sc_time& delay) {
+              static_cast<RegisterFileModule*>(banks)->b_transport(payload, delay);
+            }};
   }
 
   std::string block_name() const override { return "regfile"; }

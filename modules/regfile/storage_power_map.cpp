@@ -1,6 +1,7 @@
 #include "modules/regfile/storage_power_map.h"
 
 #include <algorithm>
+#include <cmath>
 #include <stdexcept>
 
 namespace warpreg {
@@ -31,26 +32,50 @@ StoragePower::Controller StoragePowerMap::add_controller(const std::string& name
   c.banks.assign(size_t(banks_) * slices_, static_cast<uint8_t>(PowerState::On));
   controllers_.push_back(std::move(c));
   names_.push_back(name);
+  rank_wishes();
   for (uint32_t phys = 0; phys < registers_; ++phys)
     for (uint32_t s = 0; s < (per_slice_ ? slices_ : 1); ++s)
       update(unit_of(phys, s), phys, phys % banks_, s, 0);
   return static_cast<Controller>(controllers_.size() - 1);
 }
 
+void StoragePowerMap::rank_wishes() {
+  // The order update() picked by, one wish at a time from (ON, 2.0): a wish (s, f)
+  // replaced the pick (state, best) when f < best, or f == best and s > state. Sorted
+  // by (f ascending, s descending), the pick is the first wish of the list.
+  // A fraction that is not a number compared false both ways: never picked (kNever).
+  std::vector<Ranked> wishes{{static_cast<uint8_t>(PowerState::On), 2.0}};
+  for (const ControllerState& c : controllers_)
+    for (unsigned s = 0; s < power::kPowerStateCount; ++s)
+      if (!std::isnan(c.fractions.of[s]))
+        wishes.push_back({static_cast<uint8_t>(s), c.fractions.of[s]});
+  const auto before = [](const Ranked& a, const Ranked& b) {
+    return a.fraction < b.fraction || (a.fraction == b.fraction && a.state > b.state);
+  };
+  std::sort(wishes.begin(), wishes.end(), before);
+  by_rank_.clear();
+  for (const Ranked& w : wishes)
+    if (by_rank_.empty() || before(by_rank_.back(), w)) by_rank_.push_back(w);
+  const auto rank_of = [this, &before](Ranked w) {
+    const auto it = std::lower_bound(by_rank_.begin(), by_rank_.end(), w, before);
+    return static_cast<uint8_t>(it - by_rank_.begin());
+  };
+  no_wish_rank_ = rank_of({static_cast<uint8_t>(PowerState::On), 2.0});
+  for (ControllerState& c : controllers_)
+    for (unsigned s = 0; s < power::kPowerStateCount; ++s)
+      c.rank[s] = std::isnan(c.fractions.of[s])
+                      ? kNever
+                      : rank_of({static_cast<uint8_t>(s), c.fractions.of[s]});
+}
+
 void StoragePowerMap::update(uint32_t unit, uint32_t phys, uint32_t bank, uint32_t slice,
                              uint64_t cycle) {
-  double best = 2.0;
-  uint8_t state = static_cast<uint8_t>(PowerState::On);
   const uint32_t column = bank * slices_ + slice;
-  for (const ControllerState& c : controllers_) {
-    for (const uint8_t s : {c.registers[phys], c.banks[column]}) {
-      const double f = c.fractions.of[s];
-      if (f < best || (f == best && s > state)) {
-        best = f;
-        state = s;
-      }
-    }
-  }
+  uint8_t rank = no_wish_rank_;
+  for (const ControllerState& c : controllers_)
+    rank = std::min({rank, c.rank[c.registers[phys]], c.rank[c.banks[column]]});
+  const uint8_t state = by_rank_[rank].state;
+  const double best = by_rank_[rank].fraction;
   if (state == state_[unit] && best == fraction_[unit]) return;
   if (cycle > since_[unit]) {
     const uint64_t dt = cycle - since_[unit];

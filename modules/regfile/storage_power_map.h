@@ -57,7 +57,19 @@ class StoragePowerMap final : public StoragePower {
     Fractions fractions;
     std::vector<uint8_t> registers;  ///< state per physical register
     std::vector<uint8_t> banks;      ///< state per bank x slice
+    /// Per state: its place in the order update() picks by (rank_of_).
+    std::array<uint8_t, power::kPowerStateCount> rank{};
   };
+  /// What a cell's state is from every controller's wish: the wish of least leakage
+  /// fraction, of the deeper state among equal fractions. Each (controller, state) has
+  /// a rank in that order (equal fraction and state: equal rank), so that update()
+  /// takes a minimum of small integers instead of comparing fractions.
+  struct Ranked {
+    uint8_t state;
+    double fraction;
+  };
+  void rank_wishes();
+  static constexpr uint8_t kNever = 255;  ///< the rank of a wish that is never picked
   uint32_t unit_of(uint32_t phys, uint32_t slice) const {
     return per_slice_ ? phys * slices_ + slice : phys;
   }
@@ -69,6 +81,8 @@ class StoragePowerMap final : public StoragePower {
   uint32_t registers_, slices_, banks_;
   bool per_slice_ = false;
   std::vector<ControllerState> controllers_;
+  std::vector<Ranked> by_rank_;  ///< rank -> (state, fraction); the last: ON at 2.0
+  uint8_t no_wish_rank_ = 0;     ///< the rank of "ON at fraction 2.0", where update() starts
   std::vector<std::string> names_;
   std::vector<uint8_t> state_;    ///< per unit
   std::vector<double> fraction_;  ///< per unit: leakage fraction now

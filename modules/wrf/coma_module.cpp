@@ -102,7 +102,7 @@ void ComaModule::b_transport(tlm::tlm_generic_payload& payload, sc_core::sc_time
     default:
       break;
   }
-  initiator->b_transport(payload, delay);
+  forward(payload, delay);
 }
 
 double ComaModule::gated_share() const {

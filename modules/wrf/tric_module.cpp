@@ -114,7 +114,7 @@ void TricModule::b_transport(tlm::tlm_generic_payload& payload, sc_core::sc_time
                             ? uint64_t(a.phys_reg) + a.regs_per_warp
                             : uint64_t(a.phys_reg) + 1;
   if (last > entries) {
-    initiator->b_transport(payload, delay);
+    forward(payload, delay);
     return;
   }
   switch (a.kind) {
@@ -131,7 +131,7 @@ void TricModule::b_transport(tlm::tlm_generic_payload& payload, sc_core::sc_time
       const uint32_t reg = a.phys_reg;
       const uint64_t at = core_.wake(reg, cycle, /*destination=*/false);
       if (at > cycle) delay += clock_.cycles(at - cycle);
-      initiator->b_transport(payload, delay);
+      forward(payload, delay);
       if (payload.is_response_ok()) {
         ++accesses_;
         const uint64_t done = clock_.cycle_at(delay);
@@ -141,7 +141,7 @@ void TricModule::b_transport(tlm::tlm_generic_payload& payload, sc_core::sc_time
     }
     case RfAccessKind::Write: {
       const uint32_t reg = a.phys_reg;
-      initiator->b_transport(payload, delay);
+      forward(payload, delay);
       if (payload.is_response_ok()) {
         ++accesses_;
         const uint64_t done = clock_.cycle_at(delay);
@@ -152,7 +152,7 @@ void TricModule::b_transport(tlm::tlm_generic_payload& payload, sc_core::sc_time
     default:
       break;
   }
-  initiator->b_transport(payload, delay);
+  forward(payload, delay);
 }
 
 nlohmann::json TricModule::stats(uint64_t end_cycle) {

@@ -11,18 +11,6 @@
 
 namespace warpreg {
 
-UnitType unit_of(InstClass c) {
-  switch (c) {
-    case InstClass::Sfu:
-      return UnitType::Sfu;
-    case InstClass::Load:
-    case InstClass::Store:
-      return UnitType::Mem;
-    default:
-      return UnitType::Sp;
-  }
-}
-
 namespace {
 const char* kUnitNames[kUnitTypes] = {"SP", "SFU", "MEM"};
 
@@ -187,7 +175,7 @@ void SmCore::finish_warp(uint32_t slot, uint64_t now) {
   }
 }
 
-int SmCore::free_collector(UnitType t) const {
+inline int SmCore::free_collector(UnitType t) const {
   const unsigned ti = static_cast<unsigned>(t);
   for (uint32_t i = 0; i < config_.collectors[ti]; ++i)
     if (!collectors_[collector_begin_[ti] + i].busy) return int(collector_begin_[ti] + i);
@@ -203,7 +191,9 @@ IssueVerdict SmCore::ask_hooks(uint32_t slot, uint64_t now) {
   return IssueVerdict::Issue;
 }
 
-bool SmCore::can_issue(uint32_t slot) {
+// Inlined (forced: the compiler would not) into the scheduler's scan in step(), its
+// only caller: it runs several times per issued instruction.
+[[gnu::always_inline]] inline bool SmCore::can_issue(uint32_t slot) {
   // The cheap tests, inlined into the scheduler's scan: most warps fail one of them.
   const Warp& w = warps_[slot];
   if (w.state == WarpState::Running && !w.branch_pending && !w.scoreboard_blocked &&
@@ -463,7 +453,7 @@ void SmCore::dispatch(uint64_t now) {
   }
 }
 
-void SmCore::schedule(uint64_t cycle, EventKind kind, uint32_t warp, uint32_t inst) {
+inline void SmCore::schedule(uint64_t cycle, EventKind kind, uint32_t warp, uint32_t inst) {
   events_.push(Event{cycle, kind, warp, inst});
 }
 
@@ -546,9 +536,10 @@ uint64_t SmCore::step(uint64_t now) {
   bool rotated = false;  ///< the two-level ready queue changed: try again next cycle
   // The scheduler that issues first rotates every cycle: collectors allocated in the
   // same cycle take turns at the bank arbiter (round-robin).
-  const size_t first = static_cast<size_t>(now % schedulers_.size());
-  for (size_t i = 0; i < schedulers_.size(); ++i) {
-    WarpScheduler& scheduler = schedulers_[(first + i) % schedulers_.size()];
+  const size_t count = schedulers_.size();
+  size_t at = count == 1 ? 0 : count == 2 ? size_t(now & 1) : size_t(now % count);
+  for (size_t i = 0; i < count; ++i, at = at + 1 == count ? 0 : at + 1) {
+    WarpScheduler& scheduler = schedulers_[at];  // (now + i) mod count
     for (uint32_t n = 0; n < config_.issue_width; ++n) {
       const int slot = scheduler.pick([this](uint32_t s) { return can_issue(s); });
       if (slot < 0) break;

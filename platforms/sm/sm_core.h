@@ -67,7 +67,18 @@ class CtaSource {
 
 enum class UnitType : uint8_t { Sp, Sfu, Mem };
 constexpr unsigned kUnitTypes = 3;
-UnitType unit_of(InstClass c);
+/// The functional unit type that executes `c` (inline: the issue scan asks per probe).
+inline UnitType unit_of(InstClass c) {
+  switch (c) {
+    case InstClass::Sfu:
+      return UnitType::Sfu;
+    case InstClass::Load:
+    case InstClass::Store:
+      return UnitType::Mem;
+    default:
+      return UnitType::Sp;
+  }
+}
 
 struct SmConfig {
   SmLimits limits;

@@ -72,7 +72,10 @@ uint64_t SmModule::access(RfTransaction& txn, uint64_t cycle) {
     return ready;
   }
   sc_core::sc_time delay = clock_.cycles(cycle - synced_cycle_);
-  rf_socket->b_transport(txn.payload(), delay);
+  if (direct_path_)
+    direct_path_->carry(txn.payload(), delay);
+  else
+    rf_socket->b_transport(txn.payload(), delay);
   // A refusal on the operand path (a block's warning names the block and the fault) ends
   // the run with status tlm_error, as a failed integrity check does: no abort.
   if (txn.payload().is_response_error())

@@ -86,6 +86,12 @@ class SmModule : public sc_core::sc_module,
     direct_banks_ = &banks;
   }
 
+  /// Before the run: rf_socket is bound to `crossbar` (SmNode knows). Accesses that do
+  /// not go to the banks directly then go to Crossbar::carry without the socket hop and
+  /// the crossbar's payload check, which the core's RfTransaction payloads always pass
+  /// (well formed by construction), with the same delay and payload.
+  void use_direct_path(Crossbar& crossbar) { direct_path_ = &crossbar; }
+
   uint64_t access(RfTransaction& txn, uint64_t cycle) override;
   uint64_t send(memory::MemTransaction& txn, uint64_t cycle, uint64_t& accepted) override;
 
@@ -124,6 +130,7 @@ class SmModule : public sc_core::sc_module,
   std::unique_ptr<LoadStoreUnit> load_store_unit_;
   Crossbar* direct_crossbar_ = nullptr;  ///< see use_direct_banks
   RegisterFileModule* direct_banks_ = nullptr;
+  Crossbar* direct_path_ = nullptr;  ///< see use_direct_path
 };
 
 }  // namespace warpreg

@@ -100,6 +100,15 @@ SmNode::SmNode(const Params& params, const std::vector<const DesignSpec*>& desig
     last = stage.get();
   }
   last->initiator.bind(regfile_.socket);
+  // The sockets stay bound; each hop of the path bound here is also called directly
+  // (OperandStage::forward_directly), as through a DMI pointer.
+  sm_.use_direct_path(crossbar_);
+  last = &crossbar_;
+  for (auto& stage : stages_) {
+    last->forward_directly(stage->direct());
+    last = stage.get();
+  }
+  last->forward_directly(regfile_.direct());
   // Nothing between the crossbar and the banks: the SM may reach them directly.
   if (stages_.empty()) sm_.use_direct_banks(crossbar_, regfile_);
   blocks_ = {&regfile_, &crossbar_, &sm_};

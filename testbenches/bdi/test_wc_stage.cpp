@@ -1,6 +1,7 @@
 // The Warped-Compression stage bound to a stub initiator and the register file (or a
 // stub bank target): data, response, latency in sc_time_stamp(), unit contention, dummy
 // MOVs, bank gating through the register file's StoragePower, physical ranges.
+#include <array>
 #include <catch2/catch.hpp>
 #include <cmath>
 #include <cstdlib>
@@ -423,4 +424,58 @@ TEST_CASE("wc stage: a technology without the range-indicator coefficient is an 
   ::setenv("WARPREG_TECH", dir.path().c_str(), 1);
   CHECK_THROWS_WITH(StubTargetBench(),
                     Catch::Contains("wc needs the coefficient \"range_indicator_access\""));
+}
+
+TEST_CASE("wc stage: the similarity bins agree with 64-bit distances, at every edge",
+          "[bdi][wc][core]") {
+  // The reference: |lane i - lane i-1| of the lanes as signed 32-bit values, in 64 bits.
+  const auto reference = [](const WarpRegister& r) {
+    std::array<uint32_t, 4> bins{};
+    for (unsigned i = 1; i < kWarpSize; ++i) {
+      const int64_t d = std::llabs(int64_t(int32_t(r.lane[i])) - int64_t(int32_t(r.lane[i - 1])));
+      ++bins[d == 0 ? 0 : d <= 128 ? 1 : d <= 32768 ? 2 : 3];
+    }
+    return bins;
+  };
+  static const int64_t edges[] = {0,
+                                  1,
+                                  -1,
+                                  127,
+                                  -127,
+                                  128,
+                                  -128,
+                                  129,
+                                  -129,
+                                  32767,
+                                  -32768,
+                                  32768,
+                                  -32769,
+                                  32769,
+                                  65536,
+                                  0x7fffffff,
+                                  -0x7fffffffll - 1,
+                                  0xffffffffll};
+  static const uint32_t bases[] = {0u,          1u,          0x7fffffffu, 0x80000000u,
+                                   0xffffffffu, 0x7fffff80u, 0x80000080u};
+  uint64_t s = 0x51;
+  const auto next = [&s] {
+    uint64_t z = (s += 0x9e3779b97f4a7c15ull);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    return z ^ (z >> 31);
+  };
+  for (int n = 0; n < 100000; ++n) {
+    WarpRegister r;
+    uint32_t v = bases[next() % 7];
+    for (unsigned i = 0; i < kWarpSize; ++i) {
+      const uint64_t x = next();
+      if (x % 4 == 0)
+        v = static_cast<uint32_t>(x >> 32);  // anything
+      else
+        v += static_cast<uint32_t>(edges[(x >> 8) % 18]);  // a step at a threshold
+      r.lane[i] = (x % 16 == 1) ? bases[(x >> 16) % 7] : v;
+    }
+    INFO("register " << n);
+    REQUIRE(WcStage::similarity_bins(r) == reference(r));
+  }
 }

@@ -1,6 +1,11 @@
 // The register file's power map (plain C++): per-register and bank-column controllers,
 // the lowest leakage winning per cell, and exact lazy residency.
+#include <algorithm>
 #include <catch2/catch.hpp>
+#include <cstdint>
+#include <limits>
+#include <string>
+#include <vector>
 
 #include "modules/regfile/storage_power_map.h"
 
@@ -51,9 +56,9 @@ TEST_CASE("power map: a bank-column gate and a register state combine to the low
   CHECK(map.state_of(3, 0) == PowerState::On);
   CHECK(map.state_of(3, 2) == PowerState::Gated);
   map.finish(100);
-  const double gated = 8 * 100;                          // 4 registers x 2 slices x 100
-  const double on = 2 * 50;                              // register 3, slices 0 and 3
-  const double drowsy = 8 * 4 * 100 - gated - on;        // everything else
+  const double gated = 8 * 100;                    // 4 registers x 2 slices x 100
+  const double on = 2 * 50;                        // register 3, slices 0 and 3
+  const double drowsy = 8 * 4 * 100 - gated - on;  // everything else
   CHECK(map.cell_cycles(PowerState::Gated) == uint64_t(gated));
   CHECK(map.cell_cycles(PowerState::On) == uint64_t(on));
   CHECK(map.cell_cycles(PowerState::Drowsy) == uint64_t(drowsy));
@@ -77,4 +82,64 @@ TEST_CASE("power map: without controllers every cell is ON", "[regfile][power]")
   map.finish(10);
   CHECK(map.cell_cycles(PowerState::On) == 4 * 2 * 10);
   CHECK(map.on_equivalent_cell_cycles() == Approx(80));
+}
+
+TEST_CASE("power map: each cell takes the least-leakage wish, the deeper state among equals",
+          "[regfile][power][property]") {
+  // update() picks through ranks computed once per controller; the reference below is
+  // the rule itself, one wish at a time: a wish (s, f) replaces the pick (state, best),
+  // which starts at (ON, 2.0), when f < best or (f == best and s > state). Ties of
+  // fraction across states and controllers, a fraction above 2, and one that is not a
+  // number (never picked) are all in the mix.
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  const double choices[] = {0.0, 0.1, 0.25, 0.25, 1.0, 2.0, 2.5, nan};
+  uint64_t s = 0x9e37;
+  const auto next = [&s] {
+    s = s * 6364136223846793005ull + 1442695040888963407ull;
+    return s >> 33;
+  };
+  for (int round = 0; round < 200; ++round) {
+    const uint32_t registers = 12, slices = 1 + next() % 4, banks = 1 + next() % 3;
+    StoragePowerMap map(registers, slices, banks);
+    const unsigned controllers = 1 + next() % 4;
+    std::vector<StoragePower::Fractions> fr(controllers);
+    std::vector<std::vector<uint8_t>> regs(controllers), cols(controllers);
+    for (unsigned c = 0; c < controllers; ++c) {
+      for (double& f : fr[c].of) f = choices[next() % 8];
+      const auto initial = static_cast<PowerState>(next() % power::kPowerStateCount);
+      map.add_controller("c" + std::to_string(c), fr[c], initial);
+      regs[c].assign(registers, static_cast<uint8_t>(initial));
+      cols[c].assign(size_t(banks) * slices, static_cast<uint8_t>(PowerState::On));
+    }
+    for (int step = 0; step < 60; ++step) {
+      const unsigned c = next() % controllers;
+      const auto state = static_cast<PowerState>(next() % power::kPowerStateCount);
+      if (next() % 3 == 0) {
+        const uint32_t bank = next() % banks, mask = 1 + next() % ((1u << slices) - 1);
+        map.set_bank(c, bank, mask, state, step);
+        for (uint32_t sl = 0; sl < slices; ++sl)
+          if ((mask >> sl) & 1u) cols[c][bank * slices + sl] = static_cast<uint8_t>(state);
+      } else {
+        const uint32_t first = next() % registers, count = 1 + next() % 3;
+        map.set_registers(c, first, count, state, step);
+        for (uint32_t r = first; r < std::min(registers, first + count); ++r)
+          regs[c][r] = static_cast<uint8_t>(state);
+      }
+      for (uint32_t phys = 0; phys < registers; ++phys)
+        for (uint32_t sl = 0; sl < slices; ++sl) {
+          double best = 2.0;
+          uint8_t pick = static_cast<uint8_t>(PowerState::On);
+          for (unsigned k = 0; k < controllers; ++k)
+            for (const uint8_t w : {regs[k][phys], cols[k][(phys % banks) * slices + sl]}) {
+              const double f = fr[k].of[w];
+              if (f < best || (f == best && w > pick)) {
+                best = f;
+                pick = w;
+              }
+            }
+          INFO("round " << round << " step " << step << " register " << phys << " slice " << sl);
+          REQUIRE(static_cast<unsigned>(map.state_of(phys, sl)) == pick);
+        }
+    }
+  }
 }
