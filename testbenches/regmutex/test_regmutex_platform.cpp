@@ -29,13 +29,16 @@ void check_clean(const nlohmann::json& s) {
 
 }  // namespace
 
-TEST_CASE("regmutex preset on bfs: more warps resident and zero mismatches",
+// TPACF: 28 (32) registers, B_s = 20; its pressure bursts reach the acquire state.
+// (BFS, Table I's first row, keeps at most B_s registers live once calibrated to the
+// real BFS: RegMutex applies there but no warp ever acquires.)
+TEST_CASE("regmutex preset on tpacf: more warps resident and zero mismatches",
           "[regmutex][platform]") {
-  const nlohmann::json s = run_platform("regmutex", "regmutex-bfs", {"profile.ctas=12"});
+  const nlohmann::json s = run_platform("regmutex", "regmutex-tpacf", {"profile.ctas=12"});
   check_clean(s);
   const nlohmann::json& b = s["blocks"]["regmutex"];
   CHECK(b["applied"] == true);
-  CHECK(b["base_regs"] == 18);
+  CHECK(b["base_regs"] == 20);
   CHECK(s["occupancy"]["warps"] == 48);
   CHECK(b["baseline_warps"] == 32);
   CHECK(b["acquires"].get<uint64_t>() > 0);
@@ -59,17 +62,17 @@ TEST_CASE("regmutex-paired preset on lavamd: zero mismatches", "[regmutex][platf
   CHECK(s["occupancy"]["warps"].get<uint32_t>() > b["baseline_warps"].get<uint32_t>());
 }
 
-TEST_CASE("regmutex-paired-ctas preset on bfs: pairs across CTAs and a lone CTA, zero mismatches",
+TEST_CASE("regmutex-paired-ctas preset on tpacf: pairs across CTAs and a lone CTA, zero mismatches",
           "[regmutex][platform]") {
-  // 16-warp CTAs, 3 resident: CTA slots 0 and 1 pair, slot 2 pairs its own warps.
+  // 8-warp CTAs, 5 resident: CTA slots 0-1 and 2-3 pair, slot 4 pairs its own warps.
   const nlohmann::json s =
-      run_platform("regmutex-paired-ctas", "regmutex-bfs", {"profile.ctas=12"});
+      run_platform("regmutex-paired-ctas", "regmutex-tpacf", {"profile.ctas=12"});
   check_clean(s);
   const nlohmann::json& b = s["blocks"]["regmutex"];
   CHECK(b["mode"] == "paired");
   CHECK_THAT(b["decision"].get<std::string>(), Catch::Contains("pairs of CTAs"));
   CHECK(b["acquires"].get<uint64_t>() > 0);
-  CHECK(s["occupancy"]["warps"] == 48);
+  CHECK(s["occupancy"]["warps"] == 40);
   CHECK(b["baseline_warps"] == 32);
 }
 
@@ -138,9 +141,10 @@ TEST_CASE("regmutex on a real kernel: regions follow the operands the driver exe
 
 TEST_CASE("regmutex with warped-compression: names are translated before the codec",
           "[regmutex][platform]") {
-  const nlohmann::json s = run_platform("regmutex", "regmutex-bfs", {"profile.ctas=12"}, {"wc"});
+  const nlohmann::json s = run_platform("regmutex", "regmutex-tpacf", {"profile.ctas=12"}, {"wc"});
   check_clean(s);
   CHECK(s["blocks"]["regmutex"]["applied"] == true);
+  CHECK(s["blocks"]["regmutex"]["acquires"].get<uint64_t>() > 0);
   CHECK(s["blocks"].contains("wc"));
 }
 
@@ -157,7 +161,7 @@ TEST_CASE("regmutex and rfv together are a clear ConfigError", "[regmutex][platf
 TEST_CASE("regmutex with tric and coma: clean content check on physical ranges",
           "[regmutex][platform]") {
   const nlohmann::json s = run_platform(
-      "regmutex", "regmutex-bfs", {"profile.ctas=12", "power.tech=fermi40"}, {"tric", "coma"});
+      "regmutex", "regmutex-tpacf", {"profile.ctas=12", "power.tech=fermi40"}, {"tric", "coma"});
   check_clean(s);
   const nlohmann::json& tric = s["blocks"]["tric"];
   const nlohmann::json& regmutex = s["blocks"]["regmutex"];
@@ -178,7 +182,7 @@ TEST_CASE("regmutex with tric and coma: clean content check on physical ranges",
 }
 
 TEST_CASE("regmutex preset: the SRP allocator's energy comes from wc45", "[regmutex][platform]") {
-  const nlohmann::json s = run_platform("regmutex", "regmutex-bfs", {"profile.ctas=12"});
+  const nlohmann::json s = run_platform("regmutex", "regmutex-tpacf", {"profile.ctas=12"});
   check_clean(s);
   const nlohmann::json& allocator = s["blocks"]["regmutex.srp_allocator"];
   const nlohmann::json& events = allocator["events"];

@@ -96,12 +96,14 @@ WarpInst inst_at(uint64_t pc, uint16_t dst = kZeroRegister) {
   return i;
 }
 
-/// The stage for BFS (regmutex preset) between a stub initiator and a stub register
-/// file, with PCs inside and outside an acquire region and, for static compaction, an
-/// extended and a base architected register.
-struct BfsStage {
-  explicit BfsStage(const std::string& compaction = "static")
-      : params(Params::load("regmutex", {"profile.ctas=6", "regmutex.compaction=" + compaction})) {
+/// The stage for a RegMutex profile (regmutex preset; BFS unless named) between a stub
+/// initiator and a stub register file, with PCs inside and outside an acquire region
+/// and, for static compaction, an extended and a base architected register.
+struct ProfileStage {
+  explicit ProfileStage(const std::string& compaction = "static",
+                        const std::string& profile = "regmutex-bfs")
+      : params(Params::load("regmutex", {"profile.ctas=6", "regmutex.compaction=" + compaction})),
+        workload(open_workload(profile, params)) {
     init.socket.bind(stage.target);
     stage.initiator.bind(rf.socket);
     const RegMutexPlan& plan = stage.plan();
@@ -111,7 +113,7 @@ struct BfsStage {
         (plan.regions.in_acquire_state(i.pc) ? in_pc : out_pc) = i.pc;
   }
   Params params;
-  std::unique_ptr<Workload> workload = open_workload("regmutex-bfs", params);
+  std::unique_ptr<Workload> workload;
   DesignBench bench{params, *workload};
   RegMutexStage stage{"regmutex", bench.context()};
   StubInitiator init{"init"};
@@ -124,7 +126,7 @@ struct BfsStage {
 
 TEST_CASE("regmutex stage: acquire, mapping, release after the last write, stall and retry",
           "[regmutex][stage]") {
-  BfsStage bfs;
+  ProfileStage bfs;
   RegMutexStage& stage = bfs.stage;
   StubInitiator& init = bfs.init;
   StubRegisterFile& rf = bfs.rf;
@@ -220,7 +222,7 @@ TEST_CASE("regmutex stage: acquire, mapping, release after the last write, stall
 
 TEST_CASE("regmutex stage: Wake is translated, bad payloads and unmapped registers answered",
           "[regmutex][stage]") {
-  BfsStage bfs;
+  ProfileStage bfs;
   RegMutexStage& stage = bfs.stage;
   StubInitiator& init = bfs.init;
   const RegMutexPlan& plan = stage.plan();
@@ -259,10 +261,12 @@ TEST_CASE("regmutex stage: Wake is translated, bad payloads and unmapped registe
 
 TEST_CASE("regmutex stage, per-release compaction: MOVs before the release, renames after it",
           "[regmutex][stage]") {
-  BfsStage bfs("per_release");
-  RegMutexStage& stage = bfs.stage;
-  StubInitiator& init = bfs.init;
-  StubRegisterFile& rf = bfs.rf;
+  // MRI-Q: B_s = 18 of 21 registers and 48 warps as BFS, and warps that reach the
+  // acquire state (BFS's calibrated profile keeps at most B_s registers live).
+  ProfileStage mri("per_release", "regmutex-mri-q");
+  RegMutexStage& stage = mri.stage;
+  StubInitiator& init = mri.init;
+  StubRegisterFile& rf = mri.rf;
   const RegMutexPlan& plan = stage.plan();
   REQUIRE(plan.applied);
   REQUIRE(plan.regions.per_release);
@@ -273,7 +277,7 @@ TEST_CASE("regmutex stage, per-release compaction: MOVs before the release, rena
   uint64_t out_pc = ~0ull;
   uint16_t live_ext = kZeroRegister, dead_ext = kZeroRegister;
   uint32_t moves = 0;
-  for (const BasicBlock& b : bfs.workload->static_code()->blocks)
+  for (const BasicBlock& b : mri.workload->static_code()->blocks)
     for (const StaticInst& i : b.insts) {
       const RegisterSet* live = plan.regions.live_before(i.pc);
       REQUIRE(live != nullptr);
@@ -297,9 +301,9 @@ TEST_CASE("regmutex stage, per-release compaction: MOVs before the release, rena
 
   Driver driver("driver", [&] {
     init.access(RfAccessKind::Launch, 5, 0);
-    REQUIRE(stage.before_issue(5, 0, 0, inst_at(bfs.in_pc), 1) == IssueVerdict::Metadata);
+    REQUIRE(stage.before_issue(5, 0, 0, inst_at(mri.in_pc), 1) == IssueVerdict::Metadata);
     const uint32_t section = stage.allocator().core().section_of(5);
-    stage.issued(5, 0, inst_at(bfs.in_pc, live_ext), 2);
+    stage.issued(5, 0, inst_at(mri.in_pc, live_ext), 2);
     // Its write is in flight: the release waits.
     CHECK(stage.before_issue(5, 0, 1, inst_at(out_pc), 3) == IssueVerdict::Wait);
     init.buffer.lane[0] = 0xabcd;

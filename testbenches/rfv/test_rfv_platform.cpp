@@ -197,10 +197,10 @@ TEST_CASE("rfv: a release flag that frees a live register is an integrity mismat
 
 TEST_CASE("rfv: a writeback to a register a pbr released in flight goes nowhere",
           "[rfv][platform]") {
-  // mergesort's kernel writes values it never reads; a warp can reach the pbr that
-  // releases such a register before the write lands. With GPU-shrink no register is
-  // left to map it again, which used to stop the run.
-  const nlohmann::json s = run("rfv-shrink", "regmutex-mergesort", {"profile.ctas=6"});
+  // BFS's kernel writes values it never reads; a warp can reach the pbr that releases
+  // such a register before the write lands. With GPU-shrink no register is left to map
+  // it again, which used to stop the run.
+  const nlohmann::json s = run("rfv-shrink", "regmutex-bfs", {"profile.ctas=6"});
   REQUIRE(s["status"] == "ok");
   CHECK(s["integrity"]["mismatches"] == 0);
   CHECK(s["blocks"]["rfv"]["dead_writes"].get<uint64_t>() > 0);
