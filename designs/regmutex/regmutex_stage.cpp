@@ -25,6 +25,7 @@ RegMutexStage::RegMutexStage(sc_core::sc_module_name name, const DesignContext& 
     : OperandStage(name),
       params_(&context.params),
       clock_(context.clock),
+      alu_latency_(context.machine.alu_latency),
       plan_(make_plan(params_, context)),
       allocator_("srp_allocator", plan_.geometry, context.tech, context.clock),
       warps_(context.machine.limits.max_warps),
@@ -187,8 +188,12 @@ void RegMutexStage::swap_indices(WarpState& w, uint32_t x, uint32_t y) {
 void RegMutexStage::move(uint32_t slot, WarpState& w, uint16_t reg, uint32_t from, uint32_t to,
                          uint64_t now) {
   // The compiler's MOV, as the SM runs an instruction: its destination is woken (a
-  // power-control stage's collector assignment), the extended register read, the base
-  // register written. It has no collector unit of the SM's.
+  // power-control stage's collector assignment), the extended register read, and the
+  // base register written once the ALU's latency after the read, as the SM writes back
+  // an ALU instruction dispatched when its operands are in. Seed 003's MOV is an
+  // ordinary instruction and seed 002's TRIC relies on that pipeline to have the
+  // destination ON by the writeback: a write right after the read would reach it still
+  // waking. It has no collector unit of the SM's.
   RfAccess& a = move_txn_.access();
   const auto send = [&](RfAccessKind kind, uint32_t index, sc_core::sc_time& delay) {
     tlm::tlm_generic_payload& payload =
@@ -208,6 +213,7 @@ void RegMutexStage::move(uint32_t slot, WarpState& w, uint16_t reg, uint32_t fro
   sc_core::sc_time wake_delay = delay;
   send(RfAccessKind::Wake, to, wake_delay);
   send(RfAccessKind::Read, from, delay);
+  delay += clock_.cycles(alu_latency_);  // dispatched once read, written back after the ALU
   send(RfAccessKind::Write, to, delay);
   ++stats_.extended_accesses;
   ++stats_.base_accesses;

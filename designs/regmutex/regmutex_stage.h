@@ -170,6 +170,7 @@ class RegMutexStage : public OperandStage, public IssueHook, public ReportingBlo
 
   RegMutexParams params_;
   CycleClock clock_;
+  uint32_t alu_latency_;  ///< cycles from a compaction MOV's read to its write
   RegMutexPlan plan_;
   SrpAllocator allocator_;
   std::vector<WarpState> warps_;

@@ -19,12 +19,16 @@ namespace warpreg {
 
 class Params;
 
-/// The SM facts a design may depend on (not its pipeline).
+/// The SM facts a design may depend on (not its pipeline, beyond the latencies of what
+/// a design issues itself).
 struct MachineShape {
   SmLimits limits;
   uint32_t memory_latency = 400;   ///< cycles of a load that misses: spill and fill traffic
   uint32_t load_hit_latency = 28;  ///< cycles of a load that hits the L1 data cache
-  uint32_t collector_units = 16;   ///< operand collector units of all types (collector.*)
+  /// Cycles from an ALU instruction's dispatch to its writeback: the MOVs a design
+  /// issues itself (RegMutex's per-release compaction).
+  uint32_t alu_latency = 4;
+  uint32_t collector_units = 16;  ///< operand collector units of all types (collector.*)
 };
 
 /// A design's way to local memory with mem.model = memory_system: whole warp registers

@@ -25,6 +25,7 @@ MachineShape machine_shape(const SmConfig& config) {
   m.limits = config.limits;
   m.memory_latency = config.mem_miss_latency;
   m.load_hit_latency = config.mem_hit_latency;
+  m.alu_latency = config.alu_latency;
   m.collector_units = 0;
   for (const uint32_t n : config.collectors) m.collector_units += n;
   return m;
