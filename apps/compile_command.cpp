@@ -370,8 +370,10 @@ po::options_description compile_options() {
       "file", po::value<std::string>()->value_name("FILE[:FUNCTION]"),
       "The kernels: an nvdisasm -cfg graph (FILE.dot), an Accel-Sim trace (FILE.traceg[.gz], "
       "whose static CFG is rebuilt from the executed PCs), a kernelslist.g (each launch's "
-      "trace) or a cuobjdump -sass listing (recognised by its content, every function of "
-      "every architecture). Also given as the bare argument; FILE:FUNCTION picks one function.")(
+      "trace), a cuobjdump -sass listing (recognised by its content, every function of "
+      "every architecture) or a profile (a shipped name or a .json: its generated kernel, run "
+      "with the profile's trip counts and launch). Also given as the bare argument; "
+      "FILE:FUNCTION picks one function.")(
       "function", po::value<std::string>()->value_name("NAME"),
       "Only this function: a .dot function name, or for a cuobjdump listing NAME, sm_NN (every "
       "function of that architecture) or sm_NN:NAME. Default: every function in the file.")(
@@ -390,7 +392,8 @@ po::options_description compile_options() {
 int compile_command(const po::variables_map& vm) {
   if (!vm.count("file"))
     throw UsageError(
-        "compile needs a FILE: a .dot, a .traceg, a kernelslist.g or a cuobjdump listing");
+        "compile needs a FILE: a .dot, a .traceg, a kernelslist.g, a cuobjdump listing or a "
+        "profile");
   const Params params = load_params(vm);
   const SmLimits sm = SmConfig::from(params).limits;
   std::vector<uint32_t> sizes = {kDefaultRegsPerInterval};

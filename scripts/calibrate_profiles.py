@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Recalibrates the shipped profiles' assumed instruction mix and branch shape to real
+"""Recalibrates uniform-liveness profiles' assumed instruction mix and branch shape to real
 code (issue 15; docs/stimuli.md "Recalibrated on the corpus").
 
 * A profile whose benchmark row (stimuli/benchmarks/benchmarks.json) lists real kernels
@@ -17,11 +17,18 @@ code (issue 15; docs/stimuli.md "Recalibrated on the corpus").
 
 Every profile also gets `"liveness": "corpus"` (the generator's calibrated register
 use). Launch, registers, loops, divergence, the barriers of unmeasured rows and the
-value mixes are not touched. Writes the calibrated profiles to OUT_DIR (the shipped ones
-are left as they are); prints what moved.
+value mixes are not touched. Writes the calibrated profiles to OUT_DIR (the input is
+left as it is); prints what moved.
 
-Usage: scripts/calibrate_profiles.py OUT_DIR [BUILD_DIR]   (default build dir: build)
+The shipped profiles are this script's output since commit d0b4365; its input was the
+uniform set before it (`git archive 3cdb159 stimuli/profiles | tar -x -C DIR`, then
+--from DIR/stimuli/profiles). A profile that already has corpus liveness is refused:
+calibrating twice would shift the rank-mapped fields again.
+
+Usage: scripts/calibrate_profiles.py OUT_DIR [BUILD_DIR] [--from PROFILES_DIR]
+       (default build dir: build; default profiles: stimuli/profiles)
 """
+import argparse
 import json
 import pathlib
 import statistics
@@ -29,10 +36,14 @@ import subprocess
 import sys
 
 root = pathlib.Path(__file__).resolve().parent.parent
-if len(sys.argv) < 2:
-    sys.exit(__doc__)
-out_dir = pathlib.Path(sys.argv[1])
-binary = root / (sys.argv[2] if len(sys.argv) > 2 else "build") / "warpreg"
+parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+parser.add_argument("out_dir", type=pathlib.Path)
+parser.add_argument("build_dir", nargs="?", default="build")
+parser.add_argument("--from", dest="profiles_dir", type=pathlib.Path,
+                    default=root / "stimuli" / "profiles")
+options = parser.parse_args()
+out_dir = options.out_dir
+binary = root / options.build_dir / "warpreg"
 data = root.parent / "shared" / "data"
 MAPPED = ("memory_fraction", "store_share", "sfu_fraction")
 MEASURED = MAPPED + ("if_regions", "block_insts", "barriers")
@@ -87,8 +98,13 @@ def main():
     rows = {r["profile"]: r for r in
             json.load(open(root / "stimuli" / "benchmarks" / "benchmarks.json"))["rows"]}
     corpus = corpus_kernels()
-    paths = sorted((root / "stimuli" / "profiles").glob("*.json"))
+    paths = sorted(options.profiles_dir.glob("*.json"))
     profiles = {p.stem: json.load(open(p)) for p in paths}
+    calibrated = [n for n, p in profiles.items() if p["kernel"].get("liveness") == "corpus"]
+    if calibrated:
+        sys.exit(f"calibrate_profiles.py: {options.profiles_dir}: {', '.join(calibrated[:3])}"
+                 f"{' ...' if len(calibrated) > 3 else ''} already have corpus liveness; "
+                 "give the uniform profiles with --from (see --help)")
     before = {name: {f: p["kernel"].get(f) for f in MEASURED} for name, p in profiles.items()}
     for path in paths:
         name = path.stem
