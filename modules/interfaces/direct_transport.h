@@ -1,5 +1,6 @@
 #pragma once
 // A target's b_transport called without its socket (OperandStage::forward_directly).
+#include <cstdint>
 #include <systemc>
 #include <tlm>
 
@@ -11,8 +12,15 @@ namespace warpreg {
 /// socket stays bound (for binding checks and for initiators that do not know).
 struct DirectTransport {
   using Call = void (*)(void* object, tlm::tlm_generic_payload&, sc_core::sc_time&);
+  /// Optional, for a target that serves a payload at a cycle of its clock without the
+  /// time conversions of b_transport (the banks: RegisterFileModule::serve_at): sets
+  /// `ready` to the cycle b_transport's delay would have named and returns true, or
+  /// returns false having done nothing (then call b_transport).
+  using Serve = bool (*)(void* object, tlm::tlm_generic_payload&, uint64_t cycle, uint64_t& ready);
   void* object = nullptr;
   Call call = nullptr;
+  Serve serve = nullptr;
+  uint64_t ticks_per_cycle = 0;  ///< the clock `serve` counts cycles of
 
   explicit operator bool() const { return call != nullptr; }
   void operator()(tlm::tlm_generic_payload& payload, sc_core::sc_time& delay) const {

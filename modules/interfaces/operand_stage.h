@@ -59,6 +59,17 @@ class OperandStage : public sc_core::sc_module {
       initiator->b_transport(payload, delay);
   }
 
+  /// forward() for a transaction at `cycle` of a clock of `ticks_per_cycle` ticks, with
+  /// the annotated delay that names it: when the target bound directly serves at a cycle
+  /// of the same clock (DirectTransport::serve: the banks), it does so, sets `ready` to
+  /// the cycle the returned delay would name and returns true, without converting the
+  /// cycles to a delay and back on either side; otherwise returns false, nothing done.
+  bool serve_next(tlm::tlm_generic_payload& payload, uint64_t ticks_per_cycle, uint64_t cycle,
+                  uint64_t& ready) {
+    return next_.serve != nullptr && next_.ticks_per_cycle == ticks_per_cycle &&
+           next_.serve(next_.object, payload, cycle, ready);
+  }
+
  private:
   void transport(tlm::tlm_generic_payload& payload, sc_core::sc_time& delay) {
     b_transport(payload, delay);

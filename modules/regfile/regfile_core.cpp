@@ -44,8 +44,11 @@ uint64_t RegFileCore::reserve(Ports& ports, uint32_t bank, uint32_t slices, uint
   if (slices == 0) return cycle;  // no lane active: no port taken
   uint64_t* port = &ports.next_free[size_t(bank) * config_.lane_slices];
   uint64_t grant = std::max(cycle, bank_floor);
-  for (uint32_t rest = slices; rest != 0; rest &= rest - 1)
-    grant = std::max(grant, port[__builtin_ctz(rest)]);
+  // bank_max bounds every slice's port: when it is not later than the grant, no port
+  // of `slices` can be, and the scan (one step per slice: 32 with COMA) is skipped.
+  if (bank_max > grant)
+    for (uint32_t rest = slices; rest != 0; rest &= rest - 1)
+      grant = std::max(grant, port[__builtin_ctz(rest)]);
   for (uint32_t rest = slices; rest != 0; rest &= rest - 1)
     port[__builtin_ctz(rest)] = grant + busy;
   bank_max = std::max(bank_max, grant + busy);

@@ -98,8 +98,22 @@ void StoragePowerMap::update(uint32_t unit, uint32_t phys, uint32_t bank, uint32
 void StoragePowerMap::set_registers(Controller controller, uint32_t first, uint32_t count,
                                     PowerState state, uint64_t cycle) {
   ControllerState& c = controllers_.at(controller);
-  const uint32_t end = std::min(registers_, first + count);
   const auto s = static_cast<uint8_t>(state);
+  if (count != 1 || per_slice_) {
+    set_range(c, first, count, s, cycle);
+    return;
+  }
+  // TRIC and RFV change one register at a time (about five times per warp instruction
+  // with TRIC): set_range for a single unit, without its loop and register saves.
+  if (first < registers_ && c.registers[first] != s) {
+    c.registers[first] = s;
+    update(first, first, first % banks_, 0, cycle);
+  }
+}
+
+void StoragePowerMap::set_range(ControllerState& c, uint32_t first, uint32_t count, uint8_t s,
+                                uint64_t cycle) {
+  const uint32_t end = std::min(registers_, first + count);
   for (uint32_t phys = first; phys < end; ++phys) {
     if (c.registers[phys] == s) continue;
     c.registers[phys] = s;

@@ -77,6 +77,9 @@ class StoragePowerMap final : public StoragePower {
   /// `bank` is phys % banks, which the callers know.
   void update(uint32_t unit, uint32_t phys, uint32_t bank, uint32_t slice, uint64_t cycle);
   void split_slices();
+  /// set_registers for any count (out of line: the one-register case needs none of it).
+  [[gnu::noinline]] void set_range(ControllerState& c, uint32_t first, uint32_t count, uint8_t s,
+                                   uint64_t cycle);
 
   uint32_t registers_, slices_, banks_;
   bool per_slice_ = false;

@@ -33,11 +33,9 @@ TricCore::TricCore(const TricConfig& config, TransitionSink& sink)
   for (std::vector<PendingSleep>& bucket : ring_) bucket.reserve(16);
 }
 
-TricCore::Entry& TricCore::entry(uint32_t reg) {
-  if (reg >= entries_.size())
-    throw std::out_of_range("TRIC: register entry " + std::to_string(reg) + " beyond the " +
-                            std::to_string(entries_.size()) + " entries of the file");
-  return entries_[reg];
+void TricCore::out_of_range(uint32_t reg) const {
+  throw std::out_of_range("TRIC: register entry " + std::to_string(reg) + " beyond the " +
+                          std::to_string(entries_.size()) + " entries of the file");
 }
 
 uint64_t TricCore::emit(uint64_t cycle, uint32_t reg, RegPower from, RegPower to) {

@@ -141,7 +141,12 @@ class TricCore {
   void schedule_sleep(Entry& e, uint32_t reg, uint64_t done);
   /// The content check and the inter-access distance of an access served at `served`.
   void check_access(Entry& e, uint64_t served);
-  Entry& entry(uint32_t reg);
+  /// Inline: about five calls per warp instruction; the message is built out of line.
+  Entry& entry(uint32_t reg) {
+    if (reg >= entries_.size()) out_of_range(reg);
+    return entries_[reg];
+  }
+  [[noreturn]] void out_of_range(uint32_t reg) const;
 
   TricConfig config_;
   TransitionSink& sink_;

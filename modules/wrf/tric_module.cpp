@@ -130,23 +130,33 @@ void TricModule::b_transport(tlm::tlm_generic_payload& payload, sc_core::sc_time
     case RfAccessKind::Read: {
       const uint32_t reg = a.phys_reg;
       const uint64_t at = core_.wake(reg, cycle, /*destination=*/false);
-      if (at > cycle) delay += clock_.cycles(at - cycle);
-      forward(payload, delay);
-      if (payload.is_response_ok()) {
-        ++accesses_;
-        const uint64_t done = clock_.cycle_at(delay);
-        core_.read_done(reg, done - read_latency_, done, cycle);
+      uint64_t done = 0;
+      // Bound straight to the banks (TRIC alone): served at `at`, the cycle the delay
+      // below would name, without converting it to a delay and back on both sides.
+      if (serve_next(payload, clock_.ticks_per_cycle(), at, done)) {
+        clock_.complete_at(delay, done);
+      } else {
+        if (at > cycle) delay += clock_.cycles(at - cycle);
+        forward(payload, delay);
+        if (!payload.is_response_ok()) return;
+        done = clock_.cycle_at(delay);
       }
+      ++accesses_;
+      core_.read_done(reg, done - read_latency_, done, cycle);
       return;
     }
     case RfAccessKind::Write: {
       const uint32_t reg = a.phys_reg;
-      forward(payload, delay);
-      if (payload.is_response_ok()) {
-        ++accesses_;
-        const uint64_t done = clock_.cycle_at(delay);
-        core_.write_done(reg, done - write_latency_, done, cycle);
+      uint64_t done = 0;
+      if (serve_next(payload, clock_.ticks_per_cycle(), cycle, done)) {
+        clock_.complete_at(delay, done);
+      } else {
+        forward(payload, delay);
+        if (!payload.is_response_ok()) return;
+        done = clock_.cycle_at(delay);
       }
+      ++accesses_;
+      core_.write_done(reg, done - write_latency_, done, cycle);
       return;
     }
     default:

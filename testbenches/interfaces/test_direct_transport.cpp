@@ -140,3 +140,96 @@ TEST_CASE("direct transport: the register file serves the same through direct() 
   }
   CHECK(by_socket.stats(100000) == direct.stats(100000));
 }
+
+namespace {
+/// A stage that sends at a cycle, as LTRF's and WC's stages do (serve_next, else a delay).
+struct AtCycle : OperandStage {
+  explicit AtCycle(sc_core::sc_module_name name) : OperandStage(name) {}
+  bool served = false;
+  uint64_t send(tlm::tlm_generic_payload& payload, const CycleClock& clock, uint64_t cycle) {
+    uint64_t ready = 0;
+    served = serve_next(payload, clock.ticks_per_cycle(), cycle, ready);
+    if (served) return ready;
+    sc_time delay;
+    clock.complete_at(delay, cycle);
+    forward(payload, delay);
+    return clock.cycle_of(sc_core::sc_time_stamp() + delay);
+  }
+};
+}  // namespace
+
+TEST_CASE("direct transport: the banks serve at a cycle what their socket serves with a delay",
+          "[tlm][direct][regfile]") {
+  const Params params;
+  const power::TechTable tech = power::TechTable::load(params.text("power.tech"));
+  const CycleClock clock(params.real("sim.clock_mhz"));
+  RegisterFileModule by_socket("by_socket", params, tech, clock);
+  RegisterFileModule at_cycle("at_cycle", params, tech, clock);
+  Initiator init("init");
+  init.socket.bind(by_socket.socket);
+  AtCycle stage("stage"), other_clock("other_clock");
+  stage.initiator.bind(at_cycle.socket);
+  End end("end");
+  other_clock.initiator.bind(end.target);
+  Initiator unused("unused"), unused2("unused2");
+  unused.socket.bind(stage.target);
+  unused2.socket.bind(other_clock.target);
+  sc_core::sc_start(sc_core::SC_ZERO_TIME);
+  stage.forward_directly(at_cycle.direct());
+  CHECK(at_cycle.direct().ticks_per_cycle == clock.ticks_per_cycle());
+  const uint32_t registers = at_cycle.core().config().physical_registers();
+  RfTransaction t1, t2;
+  WarpRegister b1, b2;
+  uint64_t s = 11;
+  const auto next = [&s] {
+    return (s = s * 6364136223846793005ull + 1442695040888963407ull) >> 33;
+  };
+  int served = 0;
+  for (int n = 0; n < 3000; ++n) {
+    const unsigned pick = next() % 8;
+    const RfAccessKind kind = pick == 0  ? RfAccessKind::Wake
+                              : pick < 4 ? RfAccessKind::Write
+                                         : RfAccessKind::Read;
+    // One in sixteen beyond the file: refused (address error) by b_transport.
+    const uint32_t phys =
+        static_cast<uint32_t>(next() % 16 == 0 ? registers + next() % 8 : next() % 64);
+    const uint64_t cycle = 100 + n / 4 + next() % 8;
+    for (unsigned l = 0; l < kWarpSize; ++l)
+      b1.lane[l] = b2.lane[l] = static_cast<uint32_t>(next());
+    tlm::tlm_generic_payload& p1 = t1.prepare(kind, &b1);
+    tlm::tlm_generic_payload& p2 = t2.prepare(kind, &b2);
+    const LaneMask mask = next() % 4 == 0 ? LaneMask(next()) : kFullMask;
+    for (RfTransaction* t : {&t1, &t2}) {
+      t->access().phys_reg = phys;
+      t->access().arch_reg = static_cast<uint16_t>(phys % 16);
+      t->access().warp_slot = static_cast<uint16_t>(phys / 16);
+      t->access().active_mask = t->access().read_lanes = mask;
+    }
+    sc_time d1;
+    clock.complete_at(d1, cycle);
+    init.socket->b_transport(p1, d1);
+    const uint64_t ready = stage.send(p2, clock, cycle);
+    served += stage.served ? 1 : 0;
+    INFO("access " << n);
+    // A Wake is accepted and ignored wherever it points.
+    REQUIRE(stage.served == (phys < registers || kind == RfAccessKind::Wake));
+    REQUIRE(p1.get_response_status() == p2.get_response_status());
+    if (p1.is_response_ok()) REQUIRE(clock.cycle_of(sc_core::sc_time_stamp() + d1) == ready);
+    REQUIRE(b1 == b2);
+  }
+  CHECK(served > 2000);
+  CHECK(by_socket.stats(100000) == at_cycle.stats(100000));
+  // A target without serve, or one on another clock, takes the delay.
+  other_clock.forward_directly(end.direct());
+  RfTransaction t;
+  WarpRegister b;
+  other_clock.send(t.prepare(RfAccessKind::Read, &b), clock, 5);
+  CHECK((!other_clock.served && end.seen == 1));
+  DirectTransport slower = at_cycle.direct();
+  slower.ticks_per_cycle *= 2;
+  other_clock.forward_directly(slower);
+  tlm::tlm_generic_payload& p = t.prepare(RfAccessKind::Read, &b);
+  t.access().phys_reg = 0;
+  other_clock.send(p, clock, 5);
+  CHECK(!other_clock.served);
+}

@@ -1,7 +1,10 @@
 // RegFileCore: bank mapping, contents, port reservations (conflicts), write
 // port separate from the read port, lane slices.
+#include <algorithm>
 #include <catch2/catch.hpp>
+#include <cstdint>
 #include <stdexcept>
+#include <vector>
 
 #include "modules/regfile/regfile_core.h"
 
@@ -141,4 +144,63 @@ TEST_CASE("a bank that is not pipelined is busy for the whole latency", "[regfil
   CHECK(second.ready_cycle == 16);
   CHECK(blocking.write(32, 0, 11, WarpRegister{}, kFullMask).grant_cycle == 11);  // own port
   CHECK(blocking.write(48, 0, 11, WarpRegister{}, kFullMask).grant_cycle == 14);
+}
+
+// reserve() keeps whole-warp accesses as a per-bank floor and skips the per-slice scan
+// when no slice's port can be later than the grant; the reference is one port per
+// (bank, slice), each access taking the latest of its slices' ports.
+TEST_CASE("lane slices: grants match one port per slice, mixed whole and partial accesses",
+          "[regfile][core][property]") {
+  uint64_t s = 0x51ce;
+  const auto next = [&s] {
+    s = s * 6364136223846793005ull + 1442695040888963407ull;
+    return uint32_t(s >> 33);
+  };
+  for (const uint32_t slices : {1u, 4u, 8u, 32u})
+    for (const bool pipelined : {true, false}) {
+      RegFileConfig c;
+      c.banks = 3;
+      c.lane_slices = slices;
+      c.entries_per_bank = 16;
+      c.read_latency = 2;
+      c.write_latency = 1;
+      c.pipelined = pipelined;
+      RegFileCore rf(c);
+      const uint32_t lanes_per_slice = kWarpSize / slices;
+      std::vector<uint64_t> read_port(size_t(c.banks) * slices, 0), write_port(read_port);
+      uint64_t cycle = 0;
+      WarpRegister out;
+      for (int step = 0; step < 4000; ++step) {
+        cycle += next() % 3 == 0 ? 1 : 0;
+        const uint32_t bank = next() % c.banks;
+        const uint32_t pick = next() % 4;
+        const LaneMask mask = pick == 0   ? kFullMask
+                              : pick == 1 ? LaneMask(next()) & LaneMask(next())
+                                          : LaneMask(next());
+        const bool read = next() % 2 == 0;
+        std::vector<uint64_t>& ports = read ? read_port : write_port;
+        const uint32_t latency = read ? c.read_latency : c.write_latency;
+        uint64_t expected = cycle;
+        bool any = false;
+        for (uint32_t sl = 0; sl < slices; ++sl) {
+          const LaneMask slice_lanes = lanes_per_slice == 32 ? kFullMask
+                                                             : ((1u << lanes_per_slice) - 1)
+                                                                   << (sl * lanes_per_slice);
+          if ((mask & slice_lanes) == 0) continue;
+          any = true;
+          expected = std::max(expected, ports[bank * slices + sl]);
+        }
+        for (uint32_t sl = 0; any && sl < slices; ++sl) {
+          const LaneMask slice_lanes = lanes_per_slice == 32 ? kFullMask
+                                                             : ((1u << lanes_per_slice) - 1)
+                                                                   << (sl * lanes_per_slice);
+          if ((mask & slice_lanes) != 0)
+            ports[bank * slices + sl] = expected + (pipelined ? 1 : latency);
+        }
+        const BankGrant g =
+            read ? rf.read(bank, bank, cycle, out, mask) : rf.write(bank, bank, cycle, out, mask);
+        INFO("slices " << slices << " step " << step);
+        REQUIRE(g.grant_cycle == expected);
+      }
+    }
 }
