@@ -117,6 +117,10 @@ class LtrfStage : public OperandStage,
   // IssueHook
   IssueVerdict before_issue(uint32_t slot, uint32_t cta_slot, uint32_t index, const WarpInst& inst,
                             uint64_t now) override;
+  void attach_parking(WarpParking* parking) override {
+    if (core_) core_->attach_parking(parking);
+  }
+  bool parked_probe(uint32_t slot, uint64_t now) override { return core_->parked_probe(slot, now); }
   void issued(uint32_t slot, uint32_t cta_slot, const WarpInst& inst, uint64_t now) override;
   uint64_t next_change(uint64_t now) const override;
   std::string wait_report() const override;

@@ -20,6 +20,21 @@ enum class IssueVerdict : uint8_t {
             ///< and the instruction is asked about again from the next cycle
 };
 
+/// The SM's side of parking, one per registered hook (IssueHook::attach_parking). A warp
+/// the hook parks is not asked about any more: where the SM's scan would call
+/// before_issue for it, it counts a Wait and calls parked_probe instead. A hook parks a
+/// warp only while before_issue would answer Wait with no effect other than
+/// parked_probe's: parking saves the scan's calls, it changes no answer.
+class WarpParking {
+ public:
+  static constexpr uint64_t kUntilReleased = ~uint64_t(0);
+  virtual ~WarpParking() = default;
+  /// Warp `slot` is parked before cycle `until` (kUntilReleased: until release()).
+  virtual void park(uint32_t slot, uint64_t until) = 0;
+  /// The hook's answer for warp `slot` may have changed: ask before_issue again.
+  virtual void release(uint32_t slot) = 0;
+};
+
 class IssueHook {
  public:
   virtual ~IssueHook() = default;
@@ -29,6 +44,14 @@ class IssueHook {
   /// again in the same cycle.
   virtual IssueVerdict before_issue(uint32_t slot, uint32_t cta_slot, uint32_t index,
                                     const WarpInst& inst, uint64_t now) = 0;
+  /// Where this hook parks warps, given once when the SM registers it; a hook that never
+  /// parks ignores it.
+  virtual void attach_parking(WarpParking* /*parking*/) {}
+  /// Warp `slot`, parked, was probed where before_issue would have been asked: what
+  /// before_issue would have done besides answering Wait. It may release the warp, and
+  /// the SM then asks before_issue in the same probe. True when no parked probe can have
+  /// an effect before the next cycle (the SM stops calling until then).
+  virtual bool parked_probe(uint32_t /*slot*/, uint64_t /*now*/) { return true; }
   /// The instruction issued; its operand reads follow in the same cycle.
   virtual void issued(uint32_t /*slot*/, uint32_t /*cta_slot*/, const WarpInst& /*inst*/,
                       uint64_t /*now*/) {}

@@ -33,6 +33,7 @@ LtrfCore::LtrfCore(const LtrfCoreConfig& config, std::vector<RegisterSet> interv
       main_(main),
       warps_(config.max_warps) {
   config_.validate();
+  active_.reserve(config_.max_warps);
   if (allocation_.config().max_warps < config_.max_warps)
     throw std::invalid_argument("the address allocation unit has fewer WCBs than warp slots");
   if (allocation_.config().banks != cache_.config().banks ||
@@ -185,6 +186,8 @@ void LtrfCore::activate(uint32_t slot, uint32_t interval, uint64_t cycle) {
   if (allocation_.allocate_offset(slot) == AddressAllocationCore::kNone)
     throw std::logic_error("ltrf: activated a warp with no free warp-offset slot");
   w.status = Status::Active;
+  active_.push_back(slot);
+  release(slot);
   note_load(w.load_since);
   ++counters_.activations;
   w.resident_at = cycle;
@@ -215,6 +218,9 @@ void LtrfCore::deactivate(uint32_t slot, uint64_t cycle, bool write_back) {
   });
   allocation_.release_offset(slot);
   w.status = Status::Inactive;
+  *std::find(active_.begin(), active_.end(), slot) = active_.back();
+  active_.pop_back();
+  release(slot);
   ++counters_.deactivations;
   activate_next(cycle);
 }
@@ -259,10 +265,7 @@ LtrfCore::Ask LtrfCore::before_issue(uint32_t slot, uint32_t interval, uint64_t 
                                      uint32_t index) {
   if (shared()) return Ask::Issue;
   Warp& w = warps_[slot];
-  // replace_missed's first tests, before the call: most probes stop there.
-  if (w.status != Status::Active && !queue_.empty() && allocation_.free_offsets() == 0 &&
-      cycle != replace_checked_)
-    replace_missed(cycle);
+  replace_missed_if_waiting(w, cycle);
   if (w.status == Status::Inactive) {
     w.status = Status::Queued;
     w.pending_interval = interval;
@@ -273,7 +276,11 @@ LtrfCore::Ask LtrfCore::before_issue(uint32_t slot, uint32_t interval, uint64_t 
     w.pending_interval = interval;
     w.pending_index = index;
   }
-  if (w.status != Status::Active) return Ask::Wait;
+  if (w.status != Status::Active) {
+    // Queued: nothing but replace_missed changes that until activate() releases it.
+    if (parking_) parking_->park(slot, WarpParking::kUntilReleased);
+    return Ask::Wait;
+  }
   const bool new_unit = interval != w.interval || (header && index != w.header_index);
   if (prefetching() && interval != kNoInterval && new_unit) {
     w.header_index = index;
@@ -292,7 +299,10 @@ LtrfCore::Ask LtrfCore::before_issue(uint32_t slot, uint32_t interval, uint64_t 
     fetch_working_set(slot, cycle);
     return Ask::Prefetch;
   }
-  return cycle >= w.resident_at ? Ask::Issue : Ask::Wait;
+  if (cycle >= w.resident_at) return Ask::Issue;
+  // Fetching: the answer is Wait until the set is resident, unless the warp leaves the pool.
+  if (parking_) parking_->park(slot, w.resident_at);
+  return Ask::Wait;
 }
 
 void LtrfCore::issued(uint32_t slot, const WarpInst& inst, const RegisterSet& dead,
@@ -325,8 +335,8 @@ void LtrfCore::issued(uint32_t slot, const WarpInst& inst, const RegisterSet& de
 
 uint64_t LtrfCore::next_change(uint64_t cycle) const {
   uint64_t next = ~uint64_t(0);
-  for (const Warp& w : warps_) {
-    if (w.status != Status::Active) continue;
+  for (const uint32_t slot : active_) {
+    const Warp& w = warps_[slot];
     if (w.resident_at > cycle) next = std::min(next, w.resident_at);
     if (!queue_.empty() && w.load_since != ~uint64_t(0) &&
         w.load_since + config_.miss_cycles > cycle)
@@ -423,6 +433,7 @@ void LtrfCore::launch(uint32_t slot, uint64_t cycle) {
   if (w.status == Status::Active) deactivate(slot, cycle, false);
   queue_.erase(std::remove(queue_.begin(), queue_.end(), slot), queue_.end());
   w = Warp{};
+  release(slot);
   allocation_.reset(slot);
 }
 
@@ -432,6 +443,7 @@ void LtrfCore::retire(uint32_t slot, uint64_t cycle) {
   if (w.status == Status::Active) deactivate(slot, cycle, false);
   queue_.erase(std::remove(queue_.begin(), queue_.end(), slot), queue_.end());
   w.status = Status::Inactive;
+  release(slot);
   w.wcb.live.reset();
   w.interval = kNoInterval;
 }

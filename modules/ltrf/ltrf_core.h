@@ -18,6 +18,7 @@
 #include "common/param_set.h"
 #include "common/register_set.h"
 #include "common/warp_register.h"
+#include "modules/interfaces/issue_hook.h"
 #include "modules/ltrf/address_allocation_core.h"
 #include "modules/ltrf/register_file_cache_core.h"
 
@@ -170,6 +171,15 @@ class LtrfCore {
   /// prefetches again (strands, §6.6); `index`: the warp's dynamic instruction number.
   Ask before_issue(uint32_t slot, uint32_t interval, uint64_t cycle, bool header = false,
                    uint32_t index = 0);
+  /// Where the issue stage parks the warps that wait: a queued warp until it gets a slot,
+  /// an active one until its working set is resident (nullptr: none).
+  void attach_parking(WarpParking* parking) { parking_ = parking; }
+  /// What before_issue does for a parked warp besides answering Wait; true when no probe
+  /// of a parked warp has an effect before the next cycle (replace_missed looked).
+  bool parked_probe(uint32_t slot, uint64_t cycle) {
+    replace_missed_if_waiting(warps_[slot], cycle);
+    return replace_checked_ == cycle;
+  }
   /// The warp issued `inst`; `dead` are the source registers whose value dies with it
   /// (LTRF+ dead operand bits).
   void issued(uint32_t slot, const WarpInst& inst, const RegisterSet& dead, uint64_t cycle);
@@ -252,6 +262,17 @@ class LtrfCore {
   uint64_t shared_write(uint32_t slot, uint16_t reg, LaneMask mask, const WarpRegister& value,
                         uint64_t cycle);
   void shared_drop(uint32_t slot);
+  /// A probe of a warp without a slot: replace_missed's first tests, before the call
+  /// (most probes stop there).
+  void replace_missed_if_waiting(const Warp& w, uint64_t cycle) {
+    if (w.status != Status::Active && !queue_.empty() && allocation_.free_offsets() == 0 &&
+        cycle != replace_checked_)
+      replace_missed(cycle);
+  }
+  /// Warp `slot`'s answer may change: its status or working set changed.
+  void release(uint32_t slot) {
+    if (parking_) parking_->release(slot);
+  }
   void activate(uint32_t slot, uint32_t interval, uint64_t cycle);
   void deactivate(uint32_t slot, uint64_t cycle, bool write_back);
   void activate_next(uint64_t cycle);
@@ -276,9 +297,11 @@ class LtrfCore {
   MainRegisterFile& main_;
   std::vector<Warp> warps_;
   std::deque<uint32_t> queue_;          ///< warps waiting for a warp-offset slot, FIFO
+  std::vector<uint32_t> active_;        ///< the active warps' slots, in no order
   AddressAllocationUnit shared_slots_;  ///< shared RFC: free / FIFO of entries
   std::vector<uint16_t> shared_index_;  ///< shared RFC: [warp][register] -> entry
   static constexpr uint16_t kNoEntry = 0xffff;
+  WarpParking* parking_ = nullptr;
   uint64_t replace_checked_ = ~uint64_t(0);  ///< cycle replace_missed last looked
   /// No active warp's oldest load turns into a miss before this cycle (a lower bound).
   uint64_t earliest_miss_ = 0;

@@ -182,13 +182,31 @@ inline int SmCore::free_collector(UnitType t) const {
   return -1;
 }
 
+void SmCore::add_issue_hook(IssueHook* hook) {
+  if (hooks_.size() >= kNotParked) throw std::logic_error("too many issue hooks");
+  hooks_.push_back(hook);
+  parkings_.push_back(std::make_unique<HookParking>(*this, uint8_t(hooks_.size() - 1)));
+  hook->attach_parking(parkings_.back().get());
+}
+
 IssueVerdict SmCore::ask_hooks(uint32_t slot, uint64_t now) {
   const Warp& w = warps_[slot];
-  for (IssueHook* hook : hooks_) {
+  for (uint32_t i = 0; i < hooks_.size(); ++i) {
+    IssueHook* hook = hooks_[i];
+    if (parked(w, i, now)) {
+      hook->parked_probe(slot, now);  // a later hook: always called
+      if (parked(w, i, now)) return IssueVerdict::Wait;
+    }
     const IssueVerdict v = hook->before_issue(slot, w.cta_slot, w.next, w.stream->at(w.next), now);
     if (v != IssueVerdict::Issue) return v;
   }
   return IssueVerdict::Issue;
+}
+
+inline bool SmCore::held_by_hook(uint32_t slot) {
+  ++counters_.hook_waits;
+  if (config_.policy == SchedulerPolicy::TwoLevel) demote_after_pick_.push_back(slot);
+  return false;
 }
 
 // Inlined (forced: the compiler would not) into the scheduler's scan in step(), its
@@ -196,12 +214,23 @@ IssueVerdict SmCore::ask_hooks(uint32_t slot, uint64_t now) {
 [[gnu::always_inline]] inline bool SmCore::can_issue(uint32_t slot) {
   // The cheap tests, inlined into the scheduler's scan: most warps fail one of them.
   const Warp& w = warps_[slot];
+  if (parked(w, 0, issue_cycle_)) {
+    // A parked warp has not issued since its hook parked it in a probe that passed every
+    // test but the collector's: its scoreboard is still clear, its next instruction the same.
+    if (w.parked_unit < kUnitTypes && free_collectors_[w.parked_unit] == 0) return false;
+    return parked_probes_quiet_ == issue_cycle_ ? held_by_hook(slot) : can_issue_parked(slot);
+  }
   if (w.state == WarpState::Running && !w.branch_pending && !w.scoreboard_blocked &&
       w.last_issue != issue_cycle_)
     return can_issue_next(slot);
   if (w.state == WarpState::AtBarrier && config_.policy == SchedulerPolicy::TwoLevel)
     demote_after_pick_.push_back(slot);
   return false;
+}
+
+bool SmCore::can_issue_parked(uint32_t slot) {
+  if (hooks_[0]->parked_probe(slot, issue_cycle_)) parked_probes_quiet_ = issue_cycle_;
+  return parked(warps_[slot], 0, issue_cycle_) ? held_by_hook(slot) : can_issue_next(slot);
 }
 
 bool SmCore::can_issue_next(uint32_t slot) {
@@ -225,9 +254,7 @@ bool SmCore::can_issue_next(uint32_t slot) {
     case IssueVerdict::Wait:
       break;
   }
-  ++counters_.hook_waits;
-  if (config_.policy == SchedulerPolicy::TwoLevel) demote_after_pick_.push_back(slot);
-  return false;
+  return held_by_hook(slot);
 }
 
 void SmCore::issue(uint32_t slot, uint64_t now) {

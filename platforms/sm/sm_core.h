@@ -7,6 +7,7 @@
 #include <array>
 #include <bitset>
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -126,7 +127,7 @@ class SmCore {
   /// Registers a design's issue-stage hook; hooks are asked in registration order.
   /// Before the run: send Wake transactions at collector assignment (see SmConfig).
   void announce_collectors(bool on) { config_.announce_collectors = on; }
-  void add_issue_hook(IssueHook* hook) { hooks_.push_back(hook); }
+  void add_issue_hook(IssueHook* hook);
   /// Before the run: loads and stores go through `memory` (nullptr: the probability model).
   void attach_memory(MemoryPort* memory) { memory_ = memory; }
   /// Before the run: CTAs come from `source` (nullptr: the SM runs the whole grid).
@@ -184,6 +185,7 @@ class SmCore {
   Activity activity() const;
 
  private:
+  static constexpr uint8_t kNotParked = 0xff;
   enum class WarpState : uint8_t { Empty, Running, AtBarrier, Exiting };
   struct Warp {
     WarpState state = WarpState::Empty;
@@ -197,7 +199,11 @@ class SmCore {
     /// The next instruction has a scoreboard hazard: nothing changes that until one of
     /// this warp's writes completes, so the scheduler need not test it again.
     mutable bool scoreboard_blocked = false;
-    bool metadata_next = false;  ///< a hook answered Metadata: issue that instead
+    bool metadata_next = false;      ///< a hook answered Metadata: issue that instead
+    uint8_t parked_by = kNotParked;  ///< the hook (index) that parked the warp (WarpParking)
+    /// The collector type its next instruction needs (kUnitTypes: none), while parked.
+    uint8_t parked_unit = 0;
+    uint64_t parked_until = 0;  ///< parked before this cycle
     WarpStream* stream = nullptr;
     std::bitset<256> pending_writes;
   };
@@ -225,11 +231,41 @@ class SmCore {
     uint32_t at_barrier = 0;
   };
 
+  /// A hook's WarpParking: marks the warps it parks in the SM's warp table.
+  class HookParking final : public WarpParking {
+   public:
+    HookParking(SmCore& core, uint8_t hook) : core_(core), hook_(hook) {}
+    void park(uint32_t slot, uint64_t until) override {
+      Warp& w = core_.warps_[slot];
+      w.parked_by = hook_;
+      w.parked_until = until;
+      const InstClass cls = w.stream->at(w.next).cls;
+      w.parked_unit = cls == InstClass::Exit || cls == InstClass::Barrier
+                          ? uint8_t(kUnitTypes)
+                          : static_cast<uint8_t>(unit_of(cls));
+    }
+    void release(uint32_t slot) override {
+      if (core_.warps_[slot].parked_by == hook_) core_.warps_[slot].parked_by = kNotParked;
+    }
+
+   private:
+    SmCore& core_;
+    uint8_t hook_;
+  };
+  /// Warp `w` is parked by hook `hook` at cycle `now`.
+  static bool parked(const Warp& w, uint32_t hook, uint64_t now) {
+    return w.parked_by == hook && now < w.parked_until;
+  }
+
   void launch_ctas(uint64_t now);
   void launch_cta(uint32_t cta_slot, uint32_t id, uint64_t now);
   void finish_warp(uint32_t slot, uint64_t now);
   void release_barrier_if_complete(uint32_t cta_slot);
   bool can_issue(uint32_t slot);
+  /// can_issue for a warp the first hook parked, when its probe may have an effect.
+  bool can_issue_parked(uint32_t slot);
+  /// A hook holds the warp back this cycle: counted, and the two-level queue demotes it.
+  bool held_by_hook(uint32_t slot);
   /// can_issue for a running warp: its next instruction's hazards, units and hooks.
   bool can_issue_next(uint32_t slot);
   IssueVerdict ask_hooks(uint32_t slot, uint64_t now);
@@ -265,6 +301,7 @@ class SmCore {
   CalendarQueue<Event> events_;
   std::array<uint32_t, kUnitTypes> free_collectors_{};
   std::vector<IssueHook*> hooks_;
+  std::vector<std::unique_ptr<HookParking>> parkings_;  ///< one per hook, same order
   /// Warps seen in this cycle's pick that cannot issue for a long time (held by a hook,
   /// waiting at a barrier): the two-level scheduler moves them out of its ready queue.
   std::vector<uint32_t> demote_after_pick_;
@@ -272,6 +309,8 @@ class SmCore {
   RfTransaction txn_;
   WarpRegister writeback_buffer_;
   uint64_t issue_cycle_ = ~uint64_t(0);
+  /// The first hook's parked probes have no effect in this cycle (IssueHook::parked_probe).
+  uint64_t parked_probes_quiet_ = ~uint64_t(0);
 
   bool started_ = false;
   uint32_t next_cta_ = 0;

@@ -3,6 +3,7 @@
 // of interval working sets, LTRF+'s live-only fetch and write-back, and the RFC's FIFO
 // over warps. The main register file behind the cache is a RegFileCore here.
 #include <catch2/catch.hpp>
+#include <map>
 #include <memory>
 
 #include "modules/ltrf/address_allocation.h"
@@ -367,4 +368,44 @@ TEST_CASE("ltrf core: a working set larger than the banks is refused", "[ltrf][c
   // Mode direct is the active pool without a cache (BL and Ideal on the paper's
   // two-level scheduler): a controller of its own.
   CHECK_NOTHROW(Ltrf(LtrfMode::Direct, {}));
+}
+
+namespace {
+/// Records what the core parks and releases.
+struct RecordingParking : WarpParking {
+  std::map<uint32_t, uint64_t> parked;  ///< slot -> until
+  void park(uint32_t slot, uint64_t until) override { parked[slot] = until; }
+  void release(uint32_t slot) override { parked.erase(slot); }
+};
+}  // namespace
+
+TEST_CASE("ltrf core: parks a queued warp until it gets a slot, a fetching one until resident",
+          "[ltrf][core]") {
+  Ltrf l(LtrfMode::Ltrf, {regs({1})}, 4, 2, 50);
+  LtrfCore& core = l.core;
+  RecordingParking parking;
+  core.attach_parking(&parking);
+  CHECK(core.before_issue(0, 0, 0) == LtrfCore::Ask::Wait);  // fetching its working set
+  REQUIRE(parking.parked.count(0) == 1);
+  CHECK(parking.parked[0] == core.resident_at(0));
+  CHECK(core.before_issue(0, 0, core.resident_at(0)) == LtrfCore::Ask::Issue);
+  core.before_issue(1, 0, 0);
+  CHECK(core.before_issue(2, 0, 0) == LtrfCore::Ask::Wait);
+  REQUIRE(core.status(2) == LtrfCore::Status::Queued);
+  CHECK(parking.parked[2] == WarpParking::kUntilReleased);
+  WarpInst load = inst_of(InstClass::Load);
+  load.num_dst = 1;
+  load.dst[0] = 5;
+  core.issued(1, load, {}, 20);
+  // Before the miss the probe looks (replace_missed) and finds nothing: no other probe
+  // can change anything in cycle 69 either.
+  CHECK(core.parked_probe(2, 69));
+  CHECK(parking.parked.count(2) == 1);
+  // At the miss the probe replaces warp 1 by warp 2: both leave the parking lot.
+  parking.parked[1] = 100;
+  CHECK(core.parked_probe(2, 70));
+  CHECK(core.status(1) == LtrfCore::Status::Inactive);
+  CHECK(core.status(2) == LtrfCore::Status::Active);
+  CHECK(parking.parked.count(1) == 0);
+  CHECK(parking.parked.count(2) == 0);
 }

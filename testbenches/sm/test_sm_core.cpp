@@ -313,3 +313,87 @@ TEST_CASE("two-level scheduling: warps at a barrier leave the ready queue",
   CHECK_FALSE(core.failed());
   CHECK(core.counters().warp_instructions == 3 * 2 + 4);
 }
+
+namespace {
+/// Holds every warp until cycle `open_at`, parking the warps it holds when `park` says
+/// so: until open_at, or until a parked probe at open_at releases them.
+class GateHook : public IssueHook {
+ public:
+  enum class Park { Never, Timed, UntilReleased };
+  Park park = Park::Never;
+  uint64_t open_at = 5;
+  uint64_t asked = 0, probed = 0;
+  void attach_parking(WarpParking* parking) override { parking_ = parking; }
+  IssueVerdict before_issue(uint32_t slot, uint32_t, uint32_t, const WarpInst&,
+                            uint64_t now) override {
+    ++asked;
+    if (now >= open_at) return IssueVerdict::Issue;
+    if (park == Park::Timed) parking_->park(slot, open_at);
+    if (park == Park::UntilReleased) parking_->park(slot, WarpParking::kUntilReleased);
+    return IssueVerdict::Wait;
+  }
+  bool parked_probe(uint32_t slot, uint64_t now) override {
+    ++probed;
+    if (now >= open_at) parking_->release(slot);
+    return false;
+  }
+  uint64_t next_change(uint64_t now) const override { return now < open_at ? open_at : ~0ull; }
+
+ private:
+  WarpParking* parking_ = nullptr;
+};
+
+/// Lets every warp issue.
+class PassHook : public IssueHook {
+ public:
+  IssueVerdict before_issue(uint32_t, uint32_t, uint32_t, const WarpInst&, uint64_t) override {
+    return IssueVerdict::Issue;
+  }
+};
+
+struct GateRun {
+  SmCore::Counters counters;
+  uint64_t asked = 0, probed = 0;
+};
+
+/// Three CTAs of the chain kernel behind a GateHook (after a hook that always says Issue
+/// when `behind`), on the two-level scheduler (whose demotions a Wait drives).
+GateRun run_gate(GateHook::Park park, bool behind) {
+  FixedWorkload w(one_warp(3), {chain()});
+  StorePort port;
+  ShadowRegisterFile shadow(48, 256);
+  SmConfig config;
+  config.policy = SchedulerPolicy::TwoLevel;
+  config.schedulers = 1;
+  SmCore core(config, w, port, shadow);
+  PassHook front;
+  GateHook gate;
+  gate.park = park;
+  if (behind) core.add_issue_hook(&front);
+  core.add_issue_hook(&gate);
+  run(core);
+  REQUIRE(core.done());
+  REQUIRE_FALSE(core.failed());
+  return {core.counters(), gate.asked, gate.probed};
+}
+}  // namespace
+
+TEST_CASE("a parked warp is probed without before_issue, with the same results",
+          "[sm][core][hook]") {
+  for (const bool behind : {false, true}) {
+    CAPTURE(behind);
+    const GateRun asked = run_gate(GateHook::Park::Never, behind);
+    REQUIRE(asked.counters.hook_waits > 3);
+    for (const GateHook::Park park : {GateHook::Park::Timed, GateHook::Park::UntilReleased}) {
+      CAPTURE(int(park));
+      const GateRun parked = run_gate(park, behind);
+      CHECK(parked.counters.hook_waits == asked.counters.hook_waits);
+      CHECK(parked.counters.warp_instructions == asked.counters.warp_instructions);
+      CHECK(parked.counters.issue_cycles == asked.counters.issue_cycles);
+      CHECK(parked.counters.last_cycle == asked.counters.last_cycle);
+      CHECK(parked.asked < asked.asked);
+      CHECK(parked.probed + parked.asked >= asked.asked);
+      CHECK(parked.probed > 0);
+    }
+  }
+}
