@@ -151,7 +151,7 @@ void WcStage::read(tlm::tlm_generic_payload& payload, RfAccess& a, sc_core::sc_t
     // bank is gated), so the arbiter does not read them.
     const uint32_t slices = state_.valid_slices(a.phys_reg) & state_.slices_of(a.read_lanes);
     a.read_lanes &= state_.lanes_of(slices);
-    forward_at(payload, delay, clock_, std::max(cycle, state_.awake_at(bank, slices)));
+    forward_at(payload, delay, clock_, state_.ready_at(bank, slices, cycle));
     payload.set_data_length(popcount32(slices) * geometry_.slice_bytes());
     return;
   }
@@ -160,8 +160,7 @@ void WcStage::read(tlm::tlm_generic_payload& payload, RfAccess& a, sc_core::sc_t
   bdi::Encoding encoding = codec().encoding_of(code);
   const LaneMask lanes = image_lanes(encoding.banks());
   a.read_lanes = lanes;
-  forward_at(payload, delay, clock_,
-             std::max(cycle, state_.awake_at(bank, state_.slices_of(lanes))));
+  forward_at(payload, delay, clock_, state_.ready_at(bank, state_.slices_of(lanes), cycle));
   if (payload.is_response_error()) return;
   ++stats_.compressed_reads;
   through_codec(decompressor_, register_of(payload), encoding, delay);
@@ -185,7 +184,7 @@ tlm::tlm_response_status WcStage::dummy_mov(const RfAccess& a, uint32_t bank, ui
   m.read_lanes = lanes;
   sc_core::sc_time delay;
   energy_.count(indicator_reads_);
-  forward_at(read, delay, clock_, std::max(cycle, state_.awake_at(bank, state_.slices_of(lanes))));
+  forward_at(read, delay, clock_, state_.ready_at(bank, state_.slices_of(lanes), cycle));
   if (read.is_response_error()) return read.get_response_status();
   through_codec(decompressor_, image_, encoding, delay);
   const uint64_t ready = clock_.cycle_at(delay);

@@ -18,6 +18,7 @@ WcRegisterState::WcRegisterState(const WcStateConfig& config) : config_(config) 
   valid_.assign(config_.physical_registers, 0);
   bank_.assign(config_.physical_registers, 0);
   columns_.assign(columns(), Column{});
+  bank_awake_.assign(config_.banks, 0);
   // Nothing is valid before the first write: with gating every bank starts gated.
   if (config_.gating)
     for (Column& c : columns_) c.gated = true;
@@ -48,6 +49,8 @@ void WcRegisterState::wake(Column& c, uint64_t cycle) {
   c.gated = false;
   c.gated_cycles += cycle > c.gated_since ? cycle - c.gated_since : 0;
   c.awake_at = cycle + config_.wakeup_latency;
+  uint64_t& bank_awake = bank_awake_[(&c - columns_.data()) / config_.lane_slices];
+  bank_awake = std::max(bank_awake, c.awake_at);
   ++wakeups_;
   if (listener_) listener_->column_woken(static_cast<uint32_t>(&c - columns_.data()), cycle);
 }

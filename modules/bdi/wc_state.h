@@ -68,6 +68,12 @@ class WcRegisterState {
       ready = std::max(ready, row[__builtin_ctz(rest)].awake_at);
     return ready;
   }
+  /// The cycle an access to `slices` of `bank` at `cycle` can start: max(cycle,
+  /// awake_at(bank, slices)), without visiting the slices when the bank's latest wake-up
+  /// ended by `cycle` (nearly always).
+  uint64_t ready_at(uint32_t bank, uint32_t slices, uint64_t cycle) const {
+    return cycle >= bank_awake_[bank] ? cycle : std::max(cycle, awake_at(bank, slices));
+  }
   /// A warp's registers are freed: entries invalid, indicators back to uncompressed.
   void release(uint32_t first_phys, uint32_t count, uint64_t cycle);
   /// Registers allocated to warps (Launch adds, release removes), for time averages.
@@ -100,9 +106,10 @@ class WcRegisterState {
   GatingListener* listener_ = nullptr;
   LaneSlices slices_;
   std::vector<uint8_t> indicator_;
-  std::vector<uint32_t> valid_;  ///< per register: valid slice mask
-  std::vector<uint16_t> bank_;   ///< per register: bank of its valid entries
-  std::vector<Column> columns_;  ///< bank x lane_slices
+  std::vector<uint32_t> valid_;       ///< per register: valid slice mask
+  std::vector<uint16_t> bank_;        ///< per register: bank of its valid entries
+  std::vector<Column> columns_;       ///< bank x lane_slices
+  std::vector<uint64_t> bank_awake_;  ///< per bank: the latest awake_at of its columns
   uint32_t compressed_ = 0, allocated_ = 0;
   uint64_t last_cycle_ = 0, compressed_cycles_ = 0, allocated_cycles_ = 0;
   uint64_t wakeups_ = 0, gate_events_ = 0;
