@@ -100,27 +100,11 @@ void WcStage::column_woken(uint32_t column, uint64_t cycle) {
   set_column(column, power::PowerState::On, cycle);
 }
 
-uint64_t WcStage::forward_at(tlm::tlm_generic_payload& payload, sc_core::sc_time& delay,
-                             uint64_t cycle) {
-  // Bound straight to the banks: the same access, with one conversion of the cycle it
-  // is ready instead of two each way.
-  uint64_t ready = 0;
-  if (serve_next(payload, clock_.ticks_per_cycle(), cycle, ready)) {
-    clock_.complete_at(delay, ready);
-    return ready;
-  }
-  clock_.complete_at(delay, cycle);
-  forward(payload, delay);
-  return clock_.cycle_at(delay);
-}
-
-tlm::tlm_response_status WcStage::through_codec(BdiUnitPool& unit, WarpRegister& buffer,
-                                                bdi::Encoding& encoding, sc_core::sc_time& delay) {
-  tlm::tlm_generic_payload& payload = codec_txn_.prepare(buffer, encoding);
-  unit.direct()(payload, delay);
-  if (payload.is_response_error()) return payload.get_response_status();
-  encoding = codec_txn_.encoding();
-  return tlm::TLM_OK_RESPONSE;
+void WcStage::through_codec(BdiUnitPool& unit, WarpRegister& buffer, bdi::Encoding& encoding,
+                            sc_core::sc_time& delay) {
+  codec_image_.encoding = encoding;
+  unit.carry(buffer, codec_image_, delay);
+  encoding = codec_image_.encoding;
 }
 
 void WcStage::b_transport(tlm::tlm_generic_payload& payload, sc_core::sc_time& delay) {
@@ -167,7 +151,7 @@ void WcStage::read(tlm::tlm_generic_payload& payload, RfAccess& a, sc_core::sc_t
     // bank is gated), so the arbiter does not read them.
     const uint32_t slices = state_.valid_slices(a.phys_reg) & state_.slices_of(a.read_lanes);
     a.read_lanes &= state_.lanes_of(slices);
-    forward_at(payload, delay, std::max(cycle, state_.awake_at(bank, slices)));
+    forward_at(payload, delay, clock_, state_.ready_at(bank, slices, cycle));
     payload.set_data_length(popcount32(slices) * geometry_.slice_bytes());
     return;
   }
@@ -176,15 +160,10 @@ void WcStage::read(tlm::tlm_generic_payload& payload, RfAccess& a, sc_core::sc_t
   bdi::Encoding encoding = codec().encoding_of(code);
   const LaneMask lanes = image_lanes(encoding.banks());
   a.read_lanes = lanes;
-  forward_at(payload, delay, std::max(cycle, state_.awake_at(bank, state_.slices_of(lanes))));
+  forward_at(payload, delay, clock_, state_.ready_at(bank, state_.slices_of(lanes), cycle));
   if (payload.is_response_error()) return;
   ++stats_.compressed_reads;
-  const tlm::tlm_response_status status =
-      through_codec(decompressor_, register_of(payload), encoding, delay);
-  if (status != tlm::TLM_OK_RESPONSE) {
-    payload.set_response_status(status);
-    return;
-  }
+  through_codec(decompressor_, register_of(payload), encoding, delay);
   // What crossed the banks-to-collector wires: the crossbar charges these bytes.
   payload.set_data_length(encoding.banks() * bdi::kBankBytes);
 }
@@ -205,10 +184,9 @@ tlm::tlm_response_status WcStage::dummy_mov(const RfAccess& a, uint32_t bank, ui
   m.read_lanes = lanes;
   sc_core::sc_time delay;
   energy_.count(indicator_reads_);
-  forward_at(read, delay, std::max(cycle, state_.awake_at(bank, state_.slices_of(lanes))));
+  forward_at(read, delay, clock_, state_.ready_at(bank, state_.slices_of(lanes), cycle));
   if (read.is_response_error()) return read.get_response_status();
-  const tlm::tlm_response_status status = through_codec(decompressor_, image_, encoding, delay);
-  if (status != tlm::TLM_OK_RESPONSE) return status;
+  through_codec(decompressor_, image_, encoding, delay);
   const uint64_t ready = clock_.cycle_at(delay);
   // Its write: the whole register, uncompressed.
   const uint64_t awake = state_.set_valid(a.phys_reg, bank, state_.slices_of(kFullMask), cycle);
@@ -218,7 +196,7 @@ tlm::tlm_response_status WcStage::dummy_mov(const RfAccess& a, uint32_t bank, ui
   tlm::tlm_generic_payload& write = mov_.prepare(RfAccessKind::Write, &image_);
   m.phys_reg = a.phys_reg;
   m.active_mask = kFullMask;
-  forward_at(write, delay, start);
+  forward_at(write, delay, clock_, start);
   state_.set_indicator(a.phys_reg, 0, cycle);
   energy_.count(indicator_writes_);
   energy_.count(mov_flits_, encoding.banks() + kWarpRegisterBytes / kFlitBytes);
@@ -251,7 +229,7 @@ void WcStage::write(tlm::tlm_generic_payload& payload, RfAccess& a, sc_core::sc_
     const uint32_t slices = state_.slices_of(a.active_mask);
     const uint64_t awake = state_.add_valid(phys, bank, slices, cycle);
     if (awake > start) wakeup_stall_cycles_ += awake - start;
-    forward_at(payload, delay, std::max(start, awake));
+    forward_at(payload, delay, clock_, std::max(start, awake));
     payload.set_data_length(popcount32(slices) * geometry_.slice_bytes());
     return;
   }
@@ -260,11 +238,7 @@ void WcStage::write(tlm::tlm_generic_payload& payload, RfAccess& a, sc_core::sc_
   image_ = value;
   bdi::Encoding encoding;
   sc_core::sc_time compressed = delay;
-  const tlm::tlm_response_status status = through_codec(compressor_, image_, encoding, compressed);
-  if (status != tlm::TLM_OK_RESPONSE) {
-    payload.set_response_status(status);
-    return;
-  }
+  through_codec(compressor_, image_, encoding, compressed);
   const uint64_t compressed_at = clock_.cycle_at(compressed);
   const uint8_t code = codec().indicator_of(encoding);
   ++writes_by_indicator_[code];
@@ -277,7 +251,7 @@ void WcStage::write(tlm::tlm_generic_payload& payload, RfAccess& a, sc_core::sc_
   unsigned char* data = payload.get_data_ptr();
   payload.set_data_ptr(image_.bytes());
   a.active_mask = lanes;
-  forward_at(payload, delay, std::max(compressed_at, awake));
+  forward_at(payload, delay, clock_, std::max(compressed_at, awake));
   payload.set_data_ptr(data);
   a.active_mask = kFullMask;
   payload.set_data_length(encoding.banks() * bdi::kBankBytes);

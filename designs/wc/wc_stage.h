@@ -152,14 +152,13 @@ class WcStage : public OperandStage,
  private:
   void read(tlm::tlm_generic_payload& payload, RfAccess& a, sc_core::sc_time& delay);
   void write(tlm::tlm_generic_payload& payload, RfAccess& a, sc_core::sc_time& delay);
-  /// Sends `payload` downstream at `cycle`; returns its completion cycle.
-  uint64_t forward_at(tlm::tlm_generic_payload& payload, sc_core::sc_time& delay, uint64_t cycle);
   /// `buffer` through a codec block (`unit`: the compressor or the decompressor, whose
-  /// target compress_socket or decompress_socket is bound to) at `delay`; the call goes
-  /// to the unit's b_transport directly, as the socket would. On TLM_OK_RESPONSE,
-  /// `encoding` is the image's and `delay` when the result is ready.
-  tlm::tlm_response_status through_codec(BdiUnitPool& unit, WarpRegister& buffer,
-                                         bdi::Encoding& encoding, sc_core::sc_time& delay);
+  /// target compress_socket or decompress_socket is bound to) at `delay`, straight to
+  /// the unit's work (BdiUnitPool::carry): the stage's requests pass the unit's checks by
+  /// construction, so they never fail. Afterwards `encoding` is the image's and `delay`
+  /// names the cycle the result is ready.
+  void through_codec(BdiUnitPool& unit, WarpRegister& buffer, bdi::Encoding& encoding,
+                     sc_core::sc_time& delay);
   /// The dummy MOV: reads and decompresses `a`'s compressed register at `cycle` and
   /// writes it back uncompressed; `cycle` becomes the cycle its write is granted.
   tlm::tlm_response_status dummy_mov(const RfAccess& a, uint32_t bank, uint64_t& cycle);
@@ -185,8 +184,8 @@ class WcStage : public OperandStage,
   StoragePower::Controller controller_ = 0;
   std::vector<WarpRegister> contents_;  ///< decompressed value of each register (Figure 8 only)
   WarpRegister image_;                  ///< a register on its way through a codec unit
-  BdiTransaction codec_txn_;
-  RfTransaction mov_;  ///< the dummy MOV's read and write
+  BdiImage codec_image_;                ///< the encoding on its way through a codec unit
+  RfTransaction mov_;                   ///< the dummy MOV's read and write
   power::EnergyAccount energy_;
   power::EnergyAccount::EventId indicator_reads_, indicator_writes_, mov_flits_;
   WcStageStats stats_;

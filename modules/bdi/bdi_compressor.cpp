@@ -23,9 +23,7 @@ BdiCompressor::BdiCompressor(sc_core::sc_module_name name, const DesignContext& 
       codec_(params_.variant) {}
 
 void BdiCompressor::operate(WarpRegister& data, BdiImage& image) {
-  const bdi::Compressed c = codec_.compress(data);
-  image.encoding = c.encoding;
-  if (c.encoding.compressed()) data = bdi::image_as_register(c);
+  image.encoding = codec_.compress_in_place(data);
 }
 
 nlohmann::json BdiCompressor::organisation() const {

@@ -1,7 +1,11 @@
 #include "modules/bdi/bdi_core.h"
 
+#include <climits>
 #include <cstring>
 #include <stdexcept>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 namespace warpreg::bdi {
 
@@ -53,6 +57,27 @@ void copy_in(WarpRegister& r, const uint8_t* in, unsigned bytes) {
     return;
   }
   for (unsigned b = 0; b < bytes; ++b) set_byte(r, b, in[b]);
+}
+
+/// The lanes of a <4, delta> image, delta 0, 1 or 2, from its base `b` and its deltas
+/// `d` (Warped-Compression's choices, without a loop per delta byte: the same sums).
+void expand_base4(uint32_t b, const uint8_t* d, unsigned delta, WarpRegister& r) {
+  r.lane[0] = b;
+  switch (delta) {
+    case 0:
+      for (unsigned i = 1; i < kWarpSize; ++i) r.lane[i] = b;
+      return;
+    case 1:
+      for (unsigned i = 1; i < kWarpSize; ++i)
+        r.lane[i] = b + static_cast<uint32_t>(int32_t(int8_t(d[i - 1])));
+      return;
+    default:
+      for (unsigned i = 1; i < kWarpSize; ++i) {
+        const uint16_t v = uint16_t(d[2 * (i - 1)] | uint16_t(d[2 * (i - 1) + 1]) << 8);
+        r.lane[i] = b + static_cast<uint32_t>(int32_t(int16_t(v)));
+      }
+      return;
+  }
 }
 
 void set_chunk(WarpRegister& r, unsigned i, unsigned bytes, uint64_t v) {
@@ -138,12 +163,36 @@ uint8_t Codec::indicator_of(Encoding e) const {
 unsigned delta_class_4(const WarpRegister& value) {
   const uint32_t base = value.lane[0];
   uint32_t any = 0, wide8 = 0, wide16 = 0;
+#if defined(__SSE2__)
+  // Four lanes at a time, lane 0 included (its delta is 0: no bit, no width). The
+  // unsigned comparisons become signed ones with the sign bit flipped.
+  const __m128i flip = _mm_set1_epi32(INT32_MIN);
+  const __m128i base4 = _mm_set1_epi32(int32_t(base));
+  const __m128i limit8 = _mm_set1_epi32(int32_t(0xffu ^ 0x80000000u));
+  const __m128i limit16 = _mm_set1_epi32(int32_t(0xffffu ^ 0x80000000u));
+  __m128i bits = _mm_setzero_si128(), wide_8 = bits, wide_16 = bits;
+  for (unsigned i = 0; i < kWarpSize; i += 4) {
+    const __m128i d =
+        _mm_sub_epi32(_mm_loadu_si128(reinterpret_cast<const __m128i*>(&value.lane[i])), base4);
+    bits = _mm_or_si128(bits, d);
+    wide_8 = _mm_or_si128(
+        wide_8,
+        _mm_cmpgt_epi32(_mm_xor_si128(_mm_add_epi32(d, _mm_set1_epi32(0x80)), flip), limit8));
+    wide_16 = _mm_or_si128(
+        wide_16,
+        _mm_cmpgt_epi32(_mm_xor_si128(_mm_add_epi32(d, _mm_set1_epi32(0x8000)), flip), limit16));
+  }
+  any = _mm_movemask_epi8(_mm_cmpeq_epi32(bits, _mm_setzero_si128())) != 0xffff;
+  wide8 = _mm_movemask_epi8(wide_8) != 0;
+  wide16 = _mm_movemask_epi8(wide_16) != 0;
+#else
   for (unsigned i = 1; i < kWarpSize; ++i) {
     const uint32_t d = value.lane[i] - base;
     any |= d;
     wide8 |= uint32_t(d + 0x80u >= 0x100u);
     wide16 |= uint32_t(d + 0x8000u >= 0x10000u);
   }
+#endif
   return any == 0 ? 0 : !wide8 ? 1 : !wide16 ? 2 : 4;
 }
 
@@ -210,6 +259,108 @@ Compressed Codec::compress(const WarpRegister& value) const {
   return pack_fitting(value, select(value));
 }
 
+namespace {
+
+#if defined(__SSE2__)
+/// image_as_register(pack_fitting(r, <4, delta>)) for delta 0, 1 or 2 on a little-endian
+/// host, written over `r` four lanes at a time: the deltas' low bytes (delta 1, masked
+/// to 0..255) or low halves (delta 2, sign-extended) are packed without saturation into
+/// the bytes after lane 0's delta, which the base then overwrites; the rest is zero.
+void pack_base4_in_place(WarpRegister& r, unsigned delta) {
+  const uint32_t b = r.lane[0];
+  const __m128i base = _mm_set1_epi32(int32_t(b));
+  __m128i d[kWarpSize / 4];
+  for (unsigned k = 0; k < kWarpSize / 4; ++k)
+    d[k] = _mm_sub_epi32(_mm_loadu_si128(reinterpret_cast<const __m128i*>(&r.lane[4 * k])), base);
+  __m128i packed[4];
+  unsigned count = 0, at = 0;  // vectors to store, byte offset of lane 0's delta
+  if (delta == 1) {
+    const __m128i low = _mm_set1_epi32(0xff);
+    __m128i halves[4];
+    for (unsigned k = 0; k < 4; ++k)
+      halves[k] = _mm_packs_epi32(_mm_and_si128(d[2 * k], low), _mm_and_si128(d[2 * k + 1], low));
+    packed[0] = _mm_packus_epi16(halves[0], halves[1]);
+    packed[1] = _mm_packus_epi16(halves[2], halves[3]);
+    count = 2;
+    at = 3;
+  } else if (delta == 2) {
+    for (unsigned k = 0; k < 4; ++k)
+      packed[k] = _mm_packs_epi32(_mm_srai_epi32(_mm_slli_epi32(d[2 * k], 16), 16),
+                                  _mm_srai_epi32(_mm_slli_epi32(d[2 * k + 1], 16), 16));
+    count = 4;
+    at = 2;
+  }
+  std::memset(r.bytes(), 0, kWarpRegisterBytes);
+  for (unsigned k = 0; k < count; ++k)
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(r.bytes() + at + 16 * k), packed[k]);
+  r.lane[0] = b;
+}
+
+/// The inverse of pack_base4_in_place, four lanes at a time: every delta is loaded
+/// (from the bytes before lane 0's delta, whose slot the base then takes) before any
+/// lane is written, sign-extended to 32 bits and added to the base.
+void unpack_base4_in_place(WarpRegister& r, unsigned delta) {
+  const uint32_t b = r.lane[0];
+  const __m128i base = _mm_set1_epi32(int32_t(b));
+  __m128i lanes[kWarpSize / 4];
+  const auto widen16 = [&base](__m128i halves, __m128i* out) {
+    const __m128i sign = _mm_srai_epi16(halves, 15);
+    out[0] = _mm_add_epi32(_mm_unpacklo_epi16(halves, sign), base);
+    out[1] = _mm_add_epi32(_mm_unpackhi_epi16(halves, sign), base);
+  };
+  if (delta == 0) {
+    for (__m128i& v : lanes) v = base;
+  } else if (delta == 1) {
+    __m128i bytes[2];
+    for (unsigned k = 0; k < 2; ++k)
+      bytes[k] = _mm_loadu_si128(reinterpret_cast<const __m128i*>(r.bytes() + 3 + 16 * k));
+    for (unsigned k = 0; k < 2; ++k) {
+      const __m128i sign = _mm_cmpgt_epi8(_mm_setzero_si128(), bytes[k]);
+      widen16(_mm_unpacklo_epi8(bytes[k], sign), &lanes[4 * k]);
+      widen16(_mm_unpackhi_epi8(bytes[k], sign), &lanes[4 * k + 2]);
+    }
+  } else {
+    __m128i halves[4];
+    for (unsigned k = 0; k < 4; ++k)
+      halves[k] = _mm_loadu_si128(reinterpret_cast<const __m128i*>(r.bytes() + 2 + 16 * k));
+    for (unsigned k = 0; k < 4; ++k) widen16(halves[k], &lanes[2 * k]);
+  }
+  for (unsigned k = 0; k < kWarpSize / 4; ++k)
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(&r.lane[4 * k]), lanes[k]);
+  r.lane[0] = b;
+}
+#endif
+
+}  // namespace
+
+Encoding Codec::compress_in_place(WarpRegister& value) const {
+  const Encoding e = select(value);
+  if (!e.compressed()) return e;
+#if defined(__SSE2__)
+  if (kLittleEndianHost && e.base == 4 && e.delta <= 2) {
+    pack_base4_in_place(value, e.delta);
+    return e;
+  }
+#endif
+  value = image_as_register(pack_fitting(value, e));
+  return e;
+}
+
+void unpack_in_place(WarpRegister& image, Encoding e) {
+  if (kLittleEndianHost && e.base == 4 && e.delta <= 2) {
+#if defined(__SSE2__)
+    unpack_base4_in_place(image, e.delta);
+#else
+    // The deltas are copied out first: lane i's bytes hold later lanes' deltas.
+    uint8_t deltas[2 * (kWarpSize - 1)];
+    std::memcpy(deltas, image.bytes() + 4, e.delta * (kWarpSize - 1));
+    expand_base4(image.lane[0], deltas, e.delta, image);
+#endif
+    return;
+  }
+  if (e.compressed()) image = unpack(image_from_register(image, e));
+}
+
 Compressed pack(const WarpRegister& value, Encoding e) {
   if (!fits(value, e))
     throw std::invalid_argument("register does not fit BDI encoding " + e.name());
@@ -230,26 +381,11 @@ WarpRegister unpack(const Compressed& c) {
   const unsigned chunks = kWarpRegisterBytes / e.base;
   if (e.base == 4) {
     const uint32_t b = static_cast<uint32_t>(base);
-    r.lane[0] = b;
-    // Warped-Compression's choices without a loop per delta byte (the same sums).
-    const uint8_t* d = c.bytes.data() + at;
-    switch (e.delta) {
-      case 0:
-        for (unsigned i = 1; i < kWarpSize; ++i) r.lane[i] = b;
-        return r;
-      case 1:
-        for (unsigned i = 1; i < kWarpSize; ++i)
-          r.lane[i] = b + static_cast<uint32_t>(int32_t(int8_t(d[i - 1])));
-        return r;
-      case 2:
-        for (unsigned i = 1; i < kWarpSize; ++i) {
-          const uint16_t v = uint16_t(d[2 * (i - 1)] | uint16_t(d[2 * (i - 1) + 1]) << 8);
-          r.lane[i] = b + static_cast<uint32_t>(int32_t(int16_t(v)));
-        }
-        return r;
-      default:
-        break;
+    if (e.delta <= 2) {
+      expand_base4(b, c.bytes.data() + at, e.delta, r);
+      return r;
     }
+    r.lane[0] = b;
     for (unsigned i = 1; i < chunks; ++i) {
       uint64_t d = 0;
       for (unsigned k = 0; k < e.delta; ++k) d |= uint64_t(c.bytes[at++]) << (8 * k);

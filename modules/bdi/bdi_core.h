@@ -81,6 +81,9 @@ class Codec {
   Encoding select(const WarpRegister& value) const;
   /// select() plus packing; an uncompressed result carries the 128 bytes as they are.
   Compressed compress(const WarpRegister& value) const;
+  /// The compressor's work in place: `value` becomes image_as_register(compress(value))
+  /// when compressed (unchanged otherwise); returns the encoding.
+  Encoding compress_in_place(WarpRegister& value) const;
 
  private:
   Variant variant_;
@@ -94,6 +97,10 @@ bool fits(const WarpRegister& value, Encoding e);
 Compressed pack(const WarpRegister& value, Encoding e);
 /// The exact inverse of pack.
 WarpRegister unpack(const Compressed& c);
+
+/// unpack(image_from_register(image, e)) written back into `image`: the decompressor's
+/// work in place, without building the image and the register as copies.
+void unpack_in_place(WarpRegister& image, Encoding e);
 
 /// Smallest delta class (0, 1, 2 bytes, or 4 = none) of the <4,Y> choices for
 /// `value`: the sign-extension comparators of seed 001 Figure 7 in one pass.

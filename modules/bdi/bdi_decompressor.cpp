@@ -30,8 +30,7 @@ bool BdiDecompressor::accepts(const BdiImage& image) const {
 }
 
 void BdiDecompressor::operate(WarpRegister& data, BdiImage& image) {
-  if (image.encoding.compressed())
-    data = bdi::unpack(bdi::image_from_register(data, image.encoding));
+  bdi::unpack_in_place(data, image.encoding);
 }
 
 nlohmann::json BdiDecompressor::organisation() const {

@@ -37,12 +37,16 @@ void BdiUnitPool::b_transport(tlm::tlm_generic_payload& payload, sc_core::sc_tim
   }
   // The unit rewrites the register in place (BdiTransaction): a write of 128 bytes.
   if (!accept_data(payload, tlm::TLM_WRITE_COMMAND, kWarpRegisterBytes, *this)) return;
+  carry(*reinterpret_cast<WarpRegister*>(payload.get_data_ptr()), *image, delay);
+  payload.set_response_status(tlm::TLM_OK_RESPONSE);
+}
+
+void BdiUnitPool::carry(WarpRegister& data, BdiImage& image, sc_core::sc_time& delay) {
   const uint64_t cycle = clock_.cycle_at(delay);
   const uint64_t start = pool_.acquire(cycle);
   energy_.count(operations_);
-  operate(*reinterpret_cast<WarpRegister*>(payload.get_data_ptr()), *image);
+  operate(data, image);
   delay += period_ * double(start - cycle + latency_);
-  payload.set_response_status(tlm::TLM_OK_RESPONSE);
 }
 
 nlohmann::json BdiUnitPool::stats(uint64_t end_cycle) {

@@ -26,7 +26,6 @@
 #include "modules/bdi/bdi_core.h"
 #include "modules/bdi/unit_pool.h"
 #include "modules/interfaces/design_context.h"
-#include "modules/interfaces/direct_transport.h"
 #include "modules/interfaces/reporting_block.h"
 #include "power/energy.h"
 
@@ -114,13 +113,11 @@ class BdiUnitPool : public sc_core::sc_module, public ReportingBlock {
     const char* leakage;      ///< technology key of one unit's leakage
   };
 
-  /// What a transaction on `target` reaches, without the socket (for the block that
-  /// bound its initiator to it and knows so).
-  DirectTransport direct() {
-    return {this, [](void* pool, tlm::tlm_generic_payload& payload, sc_core::sc_time& delay) {
-              static_cast<BdiUnitPool*>(pool)->b_transport(payload, delay);
-            }};
-  }
+  /// What b_transport does once its checks have passed: `data` through a unit at the
+  /// cycle `delay` names, `delay` moved on by the wait and the latency. For the block
+  /// that owns the pool and only asks for what it accepts (WC's stage, whose images come
+  /// from the compressor's own codec): no payload, extension lookup or checks per call.
+  void carry(WarpRegister& data, BdiImage& image, sc_core::sc_time& delay);
 
   const bdi::UnitPool& units() const { return pool_; }
   uint32_t latency() const { return latency_; }

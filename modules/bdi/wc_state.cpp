@@ -18,6 +18,7 @@ WcRegisterState::WcRegisterState(const WcStateConfig& config) : config_(config) 
   valid_.assign(config_.physical_registers, 0);
   bank_.assign(config_.physical_registers, 0);
   columns_.assign(columns(), Column{});
+  bank_awake_.assign(config_.banks, 0);
   // Nothing is valid before the first write: with gating every bank starts gated.
   if (config_.gating)
     for (Column& c : columns_) c.gated = true;
@@ -48,6 +49,8 @@ void WcRegisterState::wake(Column& c, uint64_t cycle) {
   c.gated = false;
   c.gated_cycles += cycle > c.gated_since ? cycle - c.gated_since : 0;
   c.awake_at = cycle + config_.wakeup_latency;
+  uint64_t& bank_awake = bank_awake_[(&c - columns_.data()) / config_.lane_slices];
+  bank_awake = std::max(bank_awake, c.awake_at);
   ++wakeups_;
   if (listener_) listener_->column_woken(static_cast<uint32_t>(&c - columns_.data()), cycle);
 }
@@ -70,28 +73,24 @@ uint64_t WcRegisterState::add_valid(uint32_t phys, uint32_t bank, uint32_t slice
 uint64_t WcRegisterState::set_valid(uint32_t phys, uint32_t bank, uint32_t slices, uint64_t cycle) {
   const uint32_t old = valid_[phys];
   const uint32_t old_bank = bank_[phys];
-  // Wake and count the new entries first so that a column keeping one entry never gates.
+  // Entries that stay valid where they are: neither counted again nor invalidated.
+  const uint32_t kept = old_bank == bank ? old & slices : 0;
+  // Wake and count the new entries first so that a column keeping one entry never gates;
+  // only the slices named are visited, in ascending order as before.
   uint64_t ready = cycle;
-  for (uint32_t s = 0; s < config_.lane_slices; ++s) {
-    if (!((slices >> s) & 1u)) continue;
-    Column& c = columns_[bank * config_.lane_slices + s];
-    wake(c, cycle);
+  Column* const row = &columns_[bank * config_.lane_slices];
+  for (uint32_t rest = slices; rest != 0; rest &= rest - 1) {
+    const uint32_t s = static_cast<uint32_t>(__builtin_ctz(rest));
+    Column& c = row[s];
+    if (c.gated) wake(c, cycle);
     ready = std::max(ready, c.awake_at);
-    if (!((old >> s) & 1u) || old_bank != bank) ++c.valid_entries;
+    if (!((kept >> s) & 1u)) ++c.valid_entries;
   }
-  for (uint32_t s = 0; s < config_.lane_slices; ++s)
-    if ((old >> s) & 1u && (!((slices >> s) & 1u) || old_bank != bank))
-      invalidate(columns_[old_bank * config_.lane_slices + s], cycle);
+  Column* const old_row = &columns_[old_bank * config_.lane_slices];
+  for (uint32_t rest = old & ~kept; rest != 0; rest &= rest - 1)
+    invalidate(old_row[__builtin_ctz(rest)], cycle);
   valid_[phys] = slices;
   bank_[phys] = static_cast<uint16_t>(bank);
-  return ready;
-}
-
-uint64_t WcRegisterState::awake_at(uint32_t bank, uint32_t slices) const {
-  uint64_t ready = 0;
-  for (uint32_t s = 0; s < config_.lane_slices; ++s)
-    if ((slices >> s) & 1u)
-      ready = std::max(ready, columns_[bank * config_.lane_slices + s].awake_at);
   return ready;
 }
 

@@ -4,6 +4,7 @@
 // physical warp register is stored in) and a valid bit per bank entry (per register
 // and lane slice) with bank-level power gating and wake-up. The compressor and
 // decompressor pools are in unit_pool.h.
+#include <algorithm>
 #include <cstdint>
 #include <vector>
 
@@ -45,8 +46,10 @@ class WcRegisterState {
   uint32_t compressed_registers() const { return compressed_; }
 
   // ---- valid bits and lane slices
-  /// Lane slices holding any lane of `lanes`.
-  uint32_t slices_of(LaneMask lanes) const { return slices_.slices_of(lanes); }
+  /// Lane slices holding any lane of `lanes` (forced inline: several per access).
+  [[gnu::always_inline]] uint32_t slices_of(LaneMask lanes) const {
+    return slices_.slices_of(lanes);
+  }
   /// Lanes of the slices in `slices`.
   LaneMask lanes_of(uint32_t slices) const { return slices_.lanes_of(slices); }
   /// Slices of `phys` whose entry is valid.
@@ -58,7 +61,19 @@ class WcRegisterState {
   /// slices it no longer needs); columns left without a valid entry are gated.
   uint64_t set_valid(uint32_t phys, uint32_t bank, uint32_t slices, uint64_t cycle);
   /// Cycle from which every slice column of `slices` in `bank` is awake (no wake-up).
-  uint64_t awake_at(uint32_t bank, uint32_t slices) const;
+  uint64_t awake_at(uint32_t bank, uint32_t slices) const {
+    const Column* const row = &columns_[bank * config_.lane_slices];
+    uint64_t ready = 0;
+    for (uint32_t rest = slices; rest != 0; rest &= rest - 1)
+      ready = std::max(ready, row[__builtin_ctz(rest)].awake_at);
+    return ready;
+  }
+  /// The cycle an access to `slices` of `bank` at `cycle` can start: max(cycle,
+  /// awake_at(bank, slices)), without visiting the slices when the bank's latest wake-up
+  /// ended by `cycle` (nearly always).
+  uint64_t ready_at(uint32_t bank, uint32_t slices, uint64_t cycle) const {
+    return cycle >= bank_awake_[bank] ? cycle : std::max(cycle, awake_at(bank, slices));
+  }
   /// A warp's registers are freed: entries invalid, indicators back to uncompressed.
   void release(uint32_t first_phys, uint32_t count, uint64_t cycle);
   /// Registers allocated to warps (Launch adds, release removes), for time averages.
@@ -91,9 +106,10 @@ class WcRegisterState {
   GatingListener* listener_ = nullptr;
   LaneSlices slices_;
   std::vector<uint8_t> indicator_;
-  std::vector<uint32_t> valid_;  ///< per register: valid slice mask
-  std::vector<uint16_t> bank_;   ///< per register: bank of its valid entries
-  std::vector<Column> columns_;  ///< bank x lane_slices
+  std::vector<uint32_t> valid_;       ///< per register: valid slice mask
+  std::vector<uint16_t> bank_;        ///< per register: bank of its valid entries
+  std::vector<Column> columns_;       ///< bank x lane_slices
+  std::vector<uint64_t> bank_awake_;  ///< per bank: the latest awake_at of its columns
   uint32_t compressed_ = 0, allocated_ = 0;
   uint64_t last_cycle_ = 0, compressed_cycles_ = 0, allocated_cycles_ = 0;
   uint64_t wakeups_ = 0, gate_events_ = 0;

@@ -28,8 +28,9 @@ class LaneSlices {
   /// Every slice's bit.
   uint32_t all() const { return slices_ == 32 ? 0xffffffffu : (1u << slices_) - 1u; }
 
-  /// The slices holding any lane of `lanes`.
-  uint32_t slices_of(LaneMask lanes) const {
+  /// The slices holding any lane of `lanes` (forced inline: GCC kept it out of line for
+  /// WC's stage, which converts several masks per access).
+  [[gnu::always_inline]] uint32_t slices_of(LaneMask lanes) const {
     if (lanes_ == 1) return lanes;
     if (lanes_ == 32) return lanes ? 1u : 0u;
     if (lanes_ == 16) return ((lanes & 0xffffu) ? 1u : 0u) | ((lanes >> 16) ? 2u : 0u);

@@ -9,6 +9,7 @@
 #include <systemc>
 #include <tlm>
 
+#include "common/cycle_clock.h"
 #include "modules/interfaces/direct_transport.h"
 
 namespace warpreg {
@@ -68,6 +69,24 @@ class OperandStage : public sc_core::sc_module {
                   uint64_t& ready) {
     return next_.serve != nullptr && next_.ticks_per_cycle == ticks_per_cycle &&
            next_.serve(next_.object, payload, cycle, ready);
+  }
+
+  /// Sends a transaction on at `cycle` of `clock` (not before the cycle `delay` names)
+  /// and returns the cycle it is ready, `delay` then naming it: served by the banks at
+  /// that cycle when they are bound directly (serve_next), else forward() with `delay`
+  /// moved on by the cycles it waits. The caller checks the response (a served access is
+  /// always OK).
+  uint64_t forward_at(tlm::tlm_generic_payload& payload, sc_core::sc_time& delay,
+                      const CycleClock& clock, uint64_t cycle) {
+    uint64_t ready = 0;
+    if (serve_next(payload, clock.ticks_per_cycle(), cycle, ready)) {
+      clock.complete_at(delay, ready);
+      return ready;
+    }
+    const uint64_t named = clock.cycle_at(delay);
+    if (cycle > named) delay += clock.cycles(cycle - named);
+    forward(payload, delay);
+    return clock.cycle_at(delay);
   }
 
  private:

@@ -68,29 +68,38 @@ void StoragePowerMap::rank_wishes() {
                       : rank_of({static_cast<uint8_t>(s), c.fractions.of[s]});
 }
 
-void StoragePowerMap::update(uint32_t unit, uint32_t phys, uint32_t bank, uint32_t slice,
-                             uint64_t cycle) {
-  const uint32_t column = bank * slices_ + slice;
+// Inline into its callers (all in this file): TRIC and RFV change a register's state
+// about five times per warp instruction. The members it reads are copied to locals first:
+// the stores through the vectors could alias them and would reload them otherwise.
+[[gnu::always_inline]] inline void StoragePowerMap::update(uint32_t unit, uint32_t phys,
+                                                           uint32_t bank, uint32_t slice,
+                                                           uint64_t cycle) {
+  const uint32_t slices = slices_;
+  const bool per_slice = per_slice_;
+  const uint32_t column = bank * slices + slice;
   uint8_t rank = no_wish_rank_;
   for (const ControllerState& c : controllers_)
     rank = std::min({rank, c.rank[c.registers[phys]], c.rank[c.banks[column]]});
   const uint8_t state = by_rank_[rank].state;
   const double best = by_rank_[rank].fraction;
-  if (state == state_[unit] && best == fraction_[unit]) return;
-  if (cycle > since_[unit]) {
-    const uint64_t dt = cycle - since_[unit];
-    const uint32_t weight = per_slice_ ? 1 : slices_;
-    state_cycles_[state_[unit]] += dt * weight;
-    on_cycles_ += fraction_[unit] * double(dt) * weight;
+  const uint8_t was = state_[unit];
+  const double was_fraction = fraction_[unit];
+  if (state == was && best == was_fraction) return;
+  const uint32_t weight = per_slice ? 1 : slices;
+  const uint64_t since = since_[unit];
+  if (cycle > since) {
+    const uint64_t dt = cycle - since;
+    state_cycles_[was] += dt * weight;
+    on_cycles_ += was_fraction * double(dt) * weight;
     since_[unit] = cycle;
   }
-  const size_t counts = size_t(bank * slices_ + (per_slice_ ? slice : 0)) * power::kPowerStateCount;
-  --column_counts_[counts + state_[unit]];
-  ++column_counts_[counts + state];
-  const uint32_t weight = per_slice_ ? 1 : slices_;
+  uint32_t* const counts =
+      &column_counts_[size_t(bank * slices + (per_slice ? slice : 0)) * power::kPowerStateCount];
+  --counts[was];
+  ++counts[state];
   const auto on = static_cast<uint8_t>(PowerState::On);
-  if (state_[unit] == on && state != on) low_power_cells_ += weight;
-  if (state_[unit] != on && state == on) low_power_cells_ -= weight;
+  if (was == on && state != on) low_power_cells_ += weight;
+  if (was != on && state == on) low_power_cells_ -= weight;
   state_[unit] = state;
   fraction_[unit] = best;
 }

@@ -81,7 +81,6 @@ TricModule::TricModule(sc_core::sc_module_name name, const DesignContext& contex
 }
 
 void TricModule::transition(uint32_t reg, RegPower from, RegPower to, uint64_t cycle) {
-  storage_.set_registers(controller_, reg, 1, power_state(to), cycle);
   entry_cycles_[static_cast<unsigned>(entry_state_[reg])] += cycle - entry_since_[reg];
   --entries_in_[static_cast<unsigned>(entry_state_[reg])];
   ++entries_in_[static_cast<unsigned>(to)];
@@ -93,6 +92,8 @@ void TricModule::transition(uint32_t reg, RegPower from, RegPower to, uint64_t c
     energy_.count(sleep_event_);
   else if (from == RegPower::Off)
     energy_.count(launch_event_);
+  // Last, so that the call ends the function (about five per warp instruction).
+  storage_.set_registers(controller_, reg, 1, power_state(to), cycle);
 }
 
 void TricModule::add_signals(Waveform& wave) {
@@ -129,32 +130,18 @@ void TricModule::b_transport(tlm::tlm_generic_payload& payload, sc_core::sc_time
       break;
     case RfAccessKind::Read: {
       const uint32_t reg = a.phys_reg;
+      // Held until the entry is ON: sent at the cycle its wake-up ends.
       const uint64_t at = core_.wake(reg, cycle, /*destination=*/false);
-      uint64_t done = 0;
-      // Bound straight to the banks (TRIC alone): served at `at`, the cycle the delay
-      // below would name, without converting it to a delay and back on both sides.
-      if (serve_next(payload, clock_.ticks_per_cycle(), at, done)) {
-        clock_.complete_at(delay, done);
-      } else {
-        if (at > cycle) delay += clock_.cycles(at - cycle);
-        forward(payload, delay);
-        if (!payload.is_response_ok()) return;
-        done = clock_.cycle_at(delay);
-      }
+      const uint64_t done = forward_at(payload, delay, clock_, at);
+      if (!payload.is_response_ok()) return;
       ++accesses_;
       core_.read_done(reg, done - read_latency_, done, cycle);
       return;
     }
     case RfAccessKind::Write: {
       const uint32_t reg = a.phys_reg;
-      uint64_t done = 0;
-      if (serve_next(payload, clock_.ticks_per_cycle(), cycle, done)) {
-        clock_.complete_at(delay, done);
-      } else {
-        forward(payload, delay);
-        if (!payload.is_response_ok()) return;
-        done = clock_.cycle_at(delay);
-      }
+      const uint64_t done = forward_at(payload, delay, clock_, cycle);
+      if (!payload.is_response_ok()) return;
       ++accesses_;
       core_.write_done(reg, done - write_latency_, done, cycle);
       return;

@@ -175,7 +175,14 @@ TEST_CASE("bdi: a million random and adversarial registers round-trip", "[bdi][c
         want = e;
         break;
       }
-    if (c.encoding != want || unpack(c) != r) {
+    // The compressor's and decompressor's in-place paths: the same image, the same
+    // register back.
+    WarpRegister in_place = r;
+    const Encoding in_place_encoding = codec.compress_in_place(in_place);
+    const bool same_image = in_place_encoding == c.encoding &&
+                            in_place == (c.encoding.compressed() ? image_as_register(c) : r);
+    unpack_in_place(in_place, c.encoding);
+    if (c.encoding != want || unpack(c) != r || !same_image || in_place != r) {
       FAIL("register " << n << " (lane 0 = " << r.lane[0] << ") encoded " << c.encoding.name()
                        << ", expected " << want.name());
     }

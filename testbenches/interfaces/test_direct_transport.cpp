@@ -142,19 +142,37 @@ TEST_CASE("direct transport: the register file serves the same through direct() 
 }
 
 namespace {
-/// A stage that sends at a cycle, as LTRF's and WC's stages do (serve_next, else a delay).
+/// A stage that sends at a cycle, as WC's and TRIC's stages do (OperandStage::forward_at).
+/// `served`: the last send was served at its cycle, without a call with a delay.
 struct AtCycle : OperandStage {
   explicit AtCycle(sc_core::sc_module_name name) : OperandStage(name) {}
   bool served = false;
-  uint64_t send(tlm::tlm_generic_payload& payload, const CycleClock& clock, uint64_t cycle) {
-    uint64_t ready = 0;
-    served = serve_next(payload, clock.ticks_per_cycle(), cycle, ready);
-    if (served) return ready;
-    sc_time delay;
-    clock.complete_at(delay, cycle);
-    forward(payload, delay);
-    return clock.cycle_of(sc_core::sc_time_stamp() + delay);
+  /// forward_directly(next), noting the calls that take a delay.
+  void send_to(DirectTransport next) {
+    target_ = next;
+    DirectTransport noting = next;
+    noting.object = this;
+    noting.call = [](void* stage, tlm::tlm_generic_payload& payload, sc_time& delay) {
+      auto* self = static_cast<AtCycle*>(stage);
+      self->served = false;
+      self->target_(payload, delay);
+    };
+    if (next.serve)
+      noting.serve = [](void* stage, tlm::tlm_generic_payload& payload, uint64_t cycle,
+                        uint64_t& ready) {
+        auto* self = static_cast<AtCycle*>(stage);
+        return self->target_.serve(self->target_.object, payload, cycle, ready);
+      };
+    forward_directly(noting);
   }
+  uint64_t send(tlm::tlm_generic_payload& payload, const CycleClock& clock, uint64_t cycle) {
+    served = true;
+    sc_time delay;
+    return forward_at(payload, delay, clock, cycle);
+  }
+
+ private:
+  DirectTransport target_;
 };
 }  // namespace
 
@@ -175,7 +193,7 @@ TEST_CASE("direct transport: the banks serve at a cycle what their socket serves
   unused.socket.bind(stage.target);
   unused2.socket.bind(other_clock.target);
   sc_core::sc_start(sc_core::SC_ZERO_TIME);
-  stage.forward_directly(at_cycle.direct());
+  stage.send_to(at_cycle.direct());
   CHECK(at_cycle.direct().ticks_per_cycle == clock.ticks_per_cycle());
   const uint32_t registers = at_cycle.core().config().physical_registers();
   RfTransaction t1, t2;
@@ -220,14 +238,14 @@ TEST_CASE("direct transport: the banks serve at a cycle what their socket serves
   CHECK(served > 2000);
   CHECK(by_socket.stats(100000) == at_cycle.stats(100000));
   // A target without serve, or one on another clock, takes the delay.
-  other_clock.forward_directly(end.direct());
+  other_clock.send_to(end.direct());
   RfTransaction t;
   WarpRegister b;
   other_clock.send(t.prepare(RfAccessKind::Read, &b), clock, 5);
   CHECK((!other_clock.served && end.seen == 1));
   DirectTransport slower = at_cycle.direct();
   slower.ticks_per_cycle *= 2;
-  other_clock.forward_directly(slower);
+  other_clock.send_to(slower);
   tlm::tlm_generic_payload& p = t.prepare(RfAccessKind::Read, &b);
   t.access().phys_reg = 0;
   other_clock.send(p, clock, 5);
