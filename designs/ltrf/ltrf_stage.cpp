@@ -233,18 +233,6 @@ void LtrfStage::pass_wake(tlm::tlm_generic_payload& payload, RfAccess& a, sc_cor
 
 // ---------------------------------------------------------------- the main register file
 
-uint64_t LtrfStage::send(tlm::tlm_generic_payload& payload, uint64_t cycle) {
-  // Bound straight to the banks (no stage behind LTRF): the same access, without
-  // turning the cycle into a delay and back on both sides (about 1.7 per warp
-  // instruction: fills, write-backs, operands the cache misses).
-  uint64_t ready = 0;
-  if (serve_next(payload, clock_.ticks_per_cycle(), cycle, ready)) return ready;
-  sc_core::sc_time delay;
-  clock_.complete_at(delay, cycle);
-  forward(payload, delay);
-  return clock_.cycle_at(delay);
-}
-
 void LtrfStage::own_access(RfAccessKind kind, WarpRegister* buffer, uint32_t slot, uint16_t reg,
                            LaneMask lanes) {
   own_.prepare(kind, buffer);
@@ -268,7 +256,7 @@ tlm::tlm_generic_payload& LtrfStage::collectors_access(const WarpRegister& buffe
 
 uint64_t LtrfStage::send_own(uint64_t cycle, const char* what) {
   tlm::tlm_generic_payload& p = own_.payload();
-  const uint64_t done = send(p, cycle);
+  const uint64_t done = send_at(p, clock_, cycle);
   if (p.is_response_error())
     SC_REPORT_ERROR(
         "warpreg/ltrf",
@@ -280,7 +268,7 @@ MainRegisterFile::Read LtrfStage::read(uint32_t slot, uint16_t reg, uint64_t cyc
                                        WarpRegister& out, MainAccess access) {
   if (access == MainAccess::Operand) {
     tlm::tlm_generic_payload& p = collectors_access(out);
-    return {send(p, cycle), rf_access_of(p).read_lanes};
+    return {send_at(p, clock_, cycle), rf_access_of(p).read_lanes};
   }
   own_access(RfAccessKind::Read, &out, slot, reg, kFullMask);
   return {send_own(cycle, "fill from"), own_.access().read_lanes};
@@ -288,7 +276,7 @@ MainRegisterFile::Read LtrfStage::read(uint32_t slot, uint16_t reg, uint64_t cyc
 
 uint64_t LtrfStage::write(uint32_t slot, uint16_t reg, uint64_t cycle, const WarpRegister& value,
                           LaneMask mask, MainAccess access) {
-  if (access == MainAccess::Result) return send(collectors_access(value), cycle);
+  if (access == MainAccess::Result) return send_at(collectors_access(value), clock_, cycle);
   // Stages behind may transform the buffer (a codec): write back a copy.
   write_back_ = value;
   own_access(RfAccessKind::Write, &write_back_, slot, reg, mask);

@@ -145,8 +145,6 @@ class LtrfStage : public OperandStage,
             MainAccess access) override;
   uint64_t write(uint32_t slot, uint16_t reg, uint64_t cycle, const WarpRegister& value,
                  LaneMask mask, MainAccess access) override;
-  /// Sends `payload` on so that it happens at `cycle`; returns the cycle it is done.
-  uint64_t send(tlm::tlm_generic_payload& payload, uint64_t cycle);
   /// The collector's transaction being served, whose buffer is `buffer` (a miss, an
   /// uncached result): it goes on itself.
   tlm::tlm_generic_payload& collectors_access(const WarpRegister& buffer) const;

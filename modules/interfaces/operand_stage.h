@@ -89,6 +89,17 @@ class OperandStage : public sc_core::sc_module {
     return clock.cycle_at(delay);
   }
 
+  /// forward_at for a transaction the stage makes itself, at `cycle` of `clock`, with no
+  /// delay to hand back: returns the cycle it is ready (served: without any time
+  /// conversion).
+  uint64_t send_at(tlm::tlm_generic_payload& payload, const CycleClock& clock, uint64_t cycle) {
+    uint64_t ready = 0;
+    if (serve_next(payload, clock.ticks_per_cycle(), cycle, ready)) return ready;
+    sc_core::sc_time delay = clock.delay_until(cycle);
+    forward(payload, delay);
+    return clock.cycle_at(delay);
+  }
+
  private:
   void transport(tlm::tlm_generic_payload& payload, sc_core::sc_time& delay) {
     b_transport(payload, delay);
