@@ -29,7 +29,9 @@ class WarpParking {
  public:
   static constexpr uint64_t kUntilReleased = ~uint64_t(0);
   virtual ~WarpParking() = default;
-  /// Warp `slot` is parked before cycle `until` (kUntilReleased: until release()).
+  /// Warp `slot` is parked before cycle `until` (kUntilReleased: until release()). Only
+  /// from before_issue, for the warp asked about: the SM's own tests for it (scoreboard,
+  /// collector type) then hold until it issues.
   virtual void park(uint32_t slot, uint64_t until) = 0;
   /// The hook's answer for warp `slot` may have changed: ask before_issue again.
   virtual void release(uint32_t slot) = 0;
