@@ -57,6 +57,30 @@ struct Initiator : sc_core::sc_module {
   explicit Initiator(sc_core::sc_module_name name) : sc_module(name) {}
 };
 
+/// The default register file twice, one behind a plain initiator's socket (the reference),
+/// with the parameters, technology table and clock they are built from.
+struct TwoRegisterFiles {
+  const Params params;
+  const power::TechTable tech = power::TechTable::load(params.text("power.tech"));
+  const CycleClock clock{params.real("sim.clock_mhz")};
+  RegisterFileModule by_socket{"by_socket", params, tech, clock};
+  RegisterFileModule other;
+  Initiator init{"init"};
+  explicit TwoRegisterFiles(const char* other_name) : other(other_name, params, tech, clock) {
+    init.socket.bind(by_socket.socket);
+  }
+};
+
+/// The same access of physical register `phys` on both transactions, lanes `mask`.
+void name_both(RfTransaction& t1, RfTransaction& t2, uint32_t phys, LaneMask mask) {
+  for (RfTransaction* t : {&t1, &t2}) {
+    t->access().phys_reg = phys;
+    t->access().arch_reg = static_cast<uint16_t>(phys % 16);
+    t->access().warp_slot = static_cast<uint16_t>(phys / 16);
+    t->access().active_mask = t->access().read_lanes = mask;
+  }
+}
+
 }  // namespace
 
 TEST_CASE("direct transport: forward() takes the socket until told the target, then calls it",
@@ -98,17 +122,12 @@ TEST_CASE("direct transport: forward() takes the socket until told the target, t
 
 TEST_CASE("direct transport: the register file serves the same through direct() as its socket",
           "[tlm][direct][regfile]") {
-  const Params params;
-  const power::TechTable tech = power::TechTable::load(params.text("power.tech"));
-  const CycleClock clock(params.real("sim.clock_mhz"));
-  RegisterFileModule by_socket("by_socket", params, tech, clock);
-  RegisterFileModule direct("direct", params, tech, clock);
-  Initiator init("init");
-  init.socket.bind(by_socket.socket);
+  TwoRegisterFiles files("direct");
+  const CycleClock& clock = files.clock;
   Initiator unused("unused");
-  unused.socket.bind(direct.socket);
+  unused.socket.bind(files.other.socket);
   sc_core::sc_start(sc_core::SC_ZERO_TIME);
-  const DirectTransport call = direct.direct();
+  const DirectTransport call = files.other.direct();
   RfTransaction t1, t2;
   WarpRegister b1, b2;
   uint64_t s = 7;
@@ -125,20 +144,16 @@ TEST_CASE("direct transport: the register file serves the same through direct() 
         t1.prepare(write ? RfAccessKind::Write : RfAccessKind::Read, &b1);
     tlm::tlm_generic_payload& p2 =
         t2.prepare(write ? RfAccessKind::Write : RfAccessKind::Read, &b2);
-    for (RfTransaction* t : {&t1, &t2}) {
-      t->access().phys_reg = phys;
-      t->access().arch_reg = static_cast<uint16_t>(phys % 16);
-      t->access().warp_slot = static_cast<uint16_t>(phys / 16);
-    }
+    name_both(t1, t2, phys, kFullMask);
     sc_time d1 = delay, d2 = delay;
-    init.socket->b_transport(p1, d1);
+    files.init.socket->b_transport(p1, d1);
     call(p2, d2);
     INFO("access " << n);
     REQUIRE(p1.get_response_status() == p2.get_response_status());
     REQUIRE(d1 == d2);
     REQUIRE(b1 == b2);
   }
-  CHECK(by_socket.stats(100000) == direct.stats(100000));
+  CHECK(files.by_socket.stats(100000) == files.other.stats(100000));
 }
 
 namespace {
@@ -178,24 +193,19 @@ struct AtCycle : OperandStage {
 
 TEST_CASE("direct transport: the banks serve at a cycle what their socket serves with a delay",
           "[tlm][direct][regfile]") {
-  const Params params;
-  const power::TechTable tech = power::TechTable::load(params.text("power.tech"));
-  const CycleClock clock(params.real("sim.clock_mhz"));
-  RegisterFileModule by_socket("by_socket", params, tech, clock);
-  RegisterFileModule at_cycle("at_cycle", params, tech, clock);
-  Initiator init("init");
-  init.socket.bind(by_socket.socket);
+  TwoRegisterFiles files("at_cycle");
+  const CycleClock& clock = files.clock;
   AtCycle stage("stage"), other_clock("other_clock");
-  stage.initiator.bind(at_cycle.socket);
+  stage.initiator.bind(files.other.socket);
   End end("end");
   other_clock.initiator.bind(end.target);
   Initiator unused("unused"), unused2("unused2");
   unused.socket.bind(stage.target);
   unused2.socket.bind(other_clock.target);
   sc_core::sc_start(sc_core::SC_ZERO_TIME);
-  stage.send_to(at_cycle.direct());
-  CHECK(at_cycle.direct().ticks_per_cycle == clock.ticks_per_cycle());
-  const uint32_t registers = at_cycle.core().config().physical_registers();
+  stage.send_to(files.other.direct());
+  CHECK(files.other.direct().ticks_per_cycle == clock.ticks_per_cycle());
+  const uint32_t registers = files.other.core().config().physical_registers();
   RfTransaction t1, t2;
   WarpRegister b1, b2;
   uint64_t s = 11;
@@ -217,15 +227,10 @@ TEST_CASE("direct transport: the banks serve at a cycle what their socket serves
     tlm::tlm_generic_payload& p1 = t1.prepare(kind, &b1);
     tlm::tlm_generic_payload& p2 = t2.prepare(kind, &b2);
     const LaneMask mask = next() % 4 == 0 ? LaneMask(next()) : kFullMask;
-    for (RfTransaction* t : {&t1, &t2}) {
-      t->access().phys_reg = phys;
-      t->access().arch_reg = static_cast<uint16_t>(phys % 16);
-      t->access().warp_slot = static_cast<uint16_t>(phys / 16);
-      t->access().active_mask = t->access().read_lanes = mask;
-    }
+    name_both(t1, t2, phys, mask);
     sc_time d1;
     clock.complete_at(d1, cycle);
-    init.socket->b_transport(p1, d1);
+    files.init.socket->b_transport(p1, d1);
     const uint64_t ready = stage.send(p2, clock, cycle);
     served += stage.served ? 1 : 0;
     INFO("access " << n);
@@ -236,14 +241,14 @@ TEST_CASE("direct transport: the banks serve at a cycle what their socket serves
     REQUIRE(b1 == b2);
   }
   CHECK(served > 2000);
-  CHECK(by_socket.stats(100000) == at_cycle.stats(100000));
+  CHECK(files.by_socket.stats(100000) == files.other.stats(100000));
   // A target without serve, or one on another clock, takes the delay.
   other_clock.send_to(end.direct());
   RfTransaction t;
   WarpRegister b;
   other_clock.send(t.prepare(RfAccessKind::Read, &b), clock, 5);
   CHECK((!other_clock.served && end.seen == 1));
-  DirectTransport slower = at_cycle.direct();
+  DirectTransport slower = files.other.direct();
   slower.ticks_per_cycle *= 2;
   other_clock.send_to(slower);
   tlm::tlm_generic_payload& p = t.prepare(RfAccessKind::Read, &b);
