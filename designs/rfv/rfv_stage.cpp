@@ -148,8 +148,7 @@ void RfvStage::send(RfAccessKind kind, uint32_t slot, uint16_t reg, uint32_t phy
   a.phys_reg = phys;
   a.regs_per_warp = count;
   a.active_mask = kFullMask;
-  sc_core::sc_time delay = clock_.delay_until(cycle);
-  forward(payload, delay);
+  send_at(payload, clock_, cycle);
   if (payload.is_response_error())
     throw std::logic_error(std::string(name()) + ": the operand path refused its own " +
                            std::string(to_string(kind)) + " of physical register " +
@@ -442,7 +441,8 @@ void RfvStage::retire_warp(uint16_t slot, uint64_t cycle) {
     send(RfAccessKind::Retire, slot, kZeroRegister, slot * exempt, exempt, nullptr, cycle);
 }
 
-bool RfvStage::translate(tlm::tlm_generic_payload& payload, RfAccess& a, sc_core::sc_time& delay) {
+uint64_t RfvStage::translate(tlm::tlm_generic_payload& payload, RfAccess& a,
+                             sc_core::sc_time& delay) {
   const uint16_t slot = a.warp_slot;
   const uint64_t cycle = clock_.cycle_at(delay);
   // A writeback looks up one register: it never waits for another lookup.
@@ -450,7 +450,7 @@ bool RfvStage::translate(tlm::tlm_generic_payload& payload, RfAccess& a, sc_core
       a.kind == RfAccessKind::Read ? a.collector : RenamingTableModule::kWritebackUnit;
   const RenamingTableModule::Translation t = table_.translate(slot, a.arch_reg, unit, cycle);
   uint32_t phys = t.phys;
-  delay += clock_.cycles(t.cycles);
+  uint64_t at = cycle + t.cycles;  // the cycle the access goes on to the banks
   if (phys == kNoPhysical && a.kind == RfAccessKind::Write && a.arch_reg < kZeroRegister &&
       pending(slot, a.arch_reg) != 0) {
     // allocate_at = write: the register reserved at issue is taken now, unless a pbr
@@ -461,10 +461,9 @@ bool RfvStage::translate(tlm::tlm_generic_payload& payload, RfAccess& a, sc_core
     --reserved_per_bank_[table_.core().compiler_bank(slot, a.arch_reg)];
     if (dead) {
       ++stats_.dead_writes;
-      payload.set_response_status(tlm::TLM_OK_RESPONSE);
-      return false;
+      return end_here(payload, delay, t.cycles);
     }
-    phys = allocate(slot, a.arch_reg, clock_.cycle_at(delay));
+    phys = allocate(slot, a.arch_reg, at);
     if (phys == kNoPhysical)
       throw std::logic_error("rfv: a reserved destination found its bank full at the write");
   }
@@ -474,8 +473,7 @@ bool RfvStage::translate(tlm::tlm_generic_payload& payload, RfAccess& a, sc_core
     // in the meantime found it dead (a value written and never read). Nothing
     // reads it, so the write goes nowhere.
     ++stats_.dead_writes;
-    payload.set_response_status(tlm::TLM_OK_RESPONSE);
-    return false;
+    return end_here(payload, delay, t.cycles);
   }
   if (phys == kNoPhysical) {
     // A read of a register never written: its lanes hold no value the program
@@ -487,14 +485,20 @@ bool RfvStage::translate(tlm::tlm_generic_payload& payload, RfAccess& a, sc_core
   if (params_.power_gating) {
     // A register in a sub-array that is still waking up waits for it.
     const uint64_t ready = subarray_ready_[subarray_index(phys)];
-    const uint64_t at = clock_.cycle_at(delay);
     if (ready > at) {
-      delay += clock_.cycles(ready - at);
+      at = ready;
       ++stats_.wake_waits;
     }
   }
   a.phys_reg = phys;
-  return true;
+  return at;
+}
+
+uint64_t RfvStage::end_here(tlm::tlm_generic_payload& payload, sc_core::sc_time& delay,
+                            uint64_t lookup_cycles) {
+  delay += clock_.cycles(lookup_cycles);
+  payload.set_response_status(tlm::TLM_OK_RESPONSE);
+  return kNever;
 }
 
 void RfvStage::b_transport(tlm::tlm_generic_payload& payload, sc_core::sc_time& delay) {
@@ -524,21 +528,23 @@ void RfvStage::b_transport(tlm::tlm_generic_payload& payload, sc_core::sc_time& 
                "architected register beyond rfv.max_regs_per_thread");
         return;
       }
-      if (!translate(payload, a, delay)) return;
       break;
     default:
       // Wake, Sleep and the rest pass on with the register's physical name (none when
       // it names no register or one that is not mapped).
       if (a.arch_reg < max_regs) a.phys_reg = table_.core().lookup(slot, a.arch_reg);
-      break;
+      forward(payload, delay);
+      return;
   }
-  forward(payload, delay);
+  const uint64_t at = translate(payload, a, delay);
+  if (at == kNever) return;
+  const uint64_t done = forward_at(payload, delay, clock_, at);
   if (a.kind != RfAccessKind::Read) return;
   WarpState& w = warps_[slot];
   for (uint8_t k = 0; k < w.release_count; ++k) {
     if (w.release[k] != a.arch_reg || w.reads_left[k] == 0) continue;
     if (--w.reads_left[k] == 0) {
-      release(slot, a.arch_reg, clock_.cycle_at(delay));
+      release(slot, a.arch_reg, done);
       ++stats_.released_by_pir;
     }
   }

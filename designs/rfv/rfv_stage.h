@@ -261,9 +261,13 @@ class RfvStage : public OperandStage, public IssueHook, public ReportingBlock, p
             WarpRegister* value, uint64_t cycle);
   void launch_warp(uint16_t slot, uint16_t cta_slot, uint64_t cycle);
   void retire_warp(uint16_t slot, uint64_t cycle);
-  /// Read / Write: name translation, lookup and wake-up delay. False when the access
-  /// ends here (a dead write).
-  bool translate(tlm::tlm_generic_payload& payload, RfAccess& access, sc_core::sc_time& delay);
+  /// Read / Write: name translation, lookup and wake-up delay. Returns the cycle the
+  /// access goes on to the banks, or kNever when it ends here (a dead write).
+  uint64_t translate(tlm::tlm_generic_payload& payload, RfAccess& access, sc_core::sc_time& delay);
+  /// A dead write ends at the stage, answered after its lookup: kNever.
+  uint64_t end_here(tlm::tlm_generic_payload& payload, sc_core::sc_time& delay,
+                    uint64_t lookup_cycles);
+  static constexpr uint64_t kNever = ~uint64_t(0);
   bool refill(uint32_t slot, uint64_t now);
   /// Bits of the register balance counters.
   uint64_t balance_bits() const;

@@ -57,15 +57,21 @@ void WarpScheduler::issued(uint32_t slot, bool long_latency) {
       greedy_ = int(slot);
       break;
     case SchedulerPolicy::Lrr:
-      for (size_t i = 0; i < warps_.size(); ++i)
-        if (warps_[i].slot == slot) next_ = i + 1;
+      next_ = after(warps_, slot);
       break;
     case SchedulerPolicy::TwoLevel:
-      for (size_t i = 0; i < active_.size(); ++i)
-        if (active_[i].slot == slot) next_ = i + 1;
+      next_ = after(active_, slot);
       if (long_latency) demote(slot);
       break;
   }
+}
+
+std::size_t WarpScheduler::after(const std::vector<Warp>& order, uint32_t slot) const {
+  // A slot is in an order at most once.
+  if (picked_ < order.size() && order[picked_].slot == slot) return picked_ + 1;
+  for (size_t i = 0; i < order.size(); ++i)
+    if (order[i].slot == slot) return i + 1;
+  return next_;
 }
 
 void WarpScheduler::demote(uint32_t slot) {

@@ -58,11 +58,17 @@ class WarpScheduler {
     if (n == 0) return -1;
     std::size_t at = next_ < n ? next_ : next_ % n;  // (next_ + i) mod n, without a division each
     for (std::size_t i = 0; i < n; ++i) {
-      if (can_issue(order[at].slot)) return int(order[at].slot);
+      if (can_issue(order[at].slot)) {
+        picked_ = at;
+        return int(order[at].slot);
+      }
       if (++at == n) at = 0;
     }
     return -1;
   }
+  /// Where a round-robin search starts after `slot` issued: the position after it in
+  /// `order` (found at picked_ when pick chose it), or next_ when it is not there.
+  std::size_t after(const std::vector<Warp>& order, uint32_t slot) const;
   void refill_active();
   static void erase_slot(std::vector<Warp>& v, uint32_t slot);
 
@@ -72,8 +78,9 @@ class WarpScheduler {
   std::vector<Warp> active_;   ///< two-level: the ready queue
   std::vector<Warp> pending_;  ///< two-level: FIFO of waiting warps from pending_head_ on
   std::size_t pending_head_ = 0;
-  int greedy_ = -1;       ///< GTO: the warp that issued last
-  std::size_t next_ = 0;  ///< LRR / two-level: where the next search starts
+  int greedy_ = -1;         ///< GTO: the warp that issued last
+  std::size_t next_ = 0;    ///< LRR / two-level: where the next search starts
+  std::size_t picked_ = 0;  ///< LRR / two-level: where the last pick found its warp
 };
 
 }  // namespace warpreg

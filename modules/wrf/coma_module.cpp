@@ -37,15 +37,15 @@ ComaModule::ComaModule(sc_core::sc_module_name name, const DesignContext& contex
 }
 
 uint64_t ComaModule::take_bank_port(std::vector<uint64_t>& next_free, const RfAccess& a,
-                                    sc_core::sc_time& delay) {
+                                    uint64_t& cycle) {
   // Registers outside the file are the banks' to refuse.
   if (a.phys_reg == kNoPhysical) return 0;
   uint64_t& port = next_free[regfile_.bank_of(a.phys_reg, a.warp_slot, a.arch_reg)];
-  const uint64_t cycle = clock_.cycle_at(delay);
   const uint64_t grant = std::max(cycle, port);
-  if (grant > cycle) delay += clock_.cycles(grant - cycle);
   port = grant + 1;
-  return grant - cycle;
+  const uint64_t waited = grant - cycle;
+  cycle = grant;
+  return waited;
 }
 
 void ComaModule::b_transport(tlm::tlm_generic_payload& payload, sc_core::sc_time& delay) {
@@ -70,7 +70,8 @@ void ComaModule::b_transport(tlm::tlm_generic_payload& payload, sc_core::sc_time
         core_.assign(a.collector, a.active_mask);
         energy_.count(table_writes_);
       }
-      break;
+      forward(payload, delay);
+      return;
     case RfAccessKind::Read:
       // A read the SM sent is lane-aligned (all lanes): the mask gates it. One a codec
       // before COMA narrowed is packed into those slices (a compressed image, or only
@@ -87,22 +88,28 @@ void ComaModule::b_transport(tlm::tlm_generic_payload& payload, sc_core::sc_time
           a.read_lanes = core_.read_mask(a.collector, a.active_mask);
         energy_.count(table_reads_);
       }
-      if (bank_ports_) {
-        if (const uint64_t waited = take_bank_port(read_free_, a, delay)) {
-          ++conflicted_reads_;
-          read_conflict_cycles_ += waited;
-        }
-      }
       break;
     case RfAccessKind::Write:
       // The write already switches only the slices of its (scoreboard) mask.
       core_.write_mask(a.active_mask);
-      if (bank_ports_ && take_bank_port(write_free_, a, delay) > 0) ++conflicted_writes_;
       break;
     default:
-      break;
+      forward(payload, delay);
+      return;
   }
-  forward(payload, delay);
+  // A read or a write goes on to the banks at the cycle its bank's port is free.
+  uint64_t at = clock_.cycle_at(delay);
+  if (bank_ports_) {
+    if (a.kind == RfAccessKind::Read) {
+      if (const uint64_t waited = take_bank_port(read_free_, a, at)) {
+        ++conflicted_reads_;
+        read_conflict_cycles_ += waited;
+      }
+    } else if (take_bank_port(write_free_, a, at) > 0) {
+      ++conflicted_writes_;
+    }
+  }
+  forward_at(payload, delay, clock_, at);
 }
 
 double ComaModule::gated_share() const {

@@ -96,10 +96,9 @@ class ComaModule : public OperandStage, public ReportingBlock {
   void b_transport(tlm::tlm_generic_payload& payload, sc_core::sc_time& delay) override;
 
  private:
-  /// With coma.bank_ports: holds the access back to its bank port's first free cycle;
-  /// returns the cycles it waited.
-  uint64_t take_bank_port(std::vector<uint64_t>& next_free, const RfAccess& a,
-                          sc_core::sc_time& delay);
+  /// With coma.bank_ports: holds the access at `cycle` back to its bank port's first
+  /// free cycle (moving `cycle` on to it); returns the cycles it waited.
+  uint64_t take_bank_port(std::vector<uint64_t>& next_free, const RfAccess& a, uint64_t& cycle);
 
   ComaParams params_;
   ComaCore core_;

@@ -43,6 +43,17 @@ TEST_CASE("LRR starts after the warp that issued last", "[scheduler]") {
   CHECK(s.pick(only({2, 6})) == 2);
 }
 
+TEST_CASE("LRR: after an issue the search starts where the warp is now", "[scheduler]") {
+  WarpScheduler s(SchedulerPolicy::Lrr, 8);
+  for (uint32_t w : {0u, 2u, 4u, 6u}) s.add_warp(w, w);
+  CHECK(s.pick(only({4})) == 4);  // found third
+  s.remove_warp(0);               // now second; third is 6
+  s.issued(4, false);
+  CHECK(s.pick(all()) == 6);
+  s.issued(6, false);
+  CHECK(s.pick(all()) == 2);  // wraps around
+}
+
 TEST_CASE("two-level: only the ready queue issues; long latency demotes", "[scheduler]") {
   WarpScheduler s(SchedulerPolicy::TwoLevel, 2);
   for (uint32_t w = 0; w < 4; ++w) s.add_warp(w, w);
