@@ -192,45 +192,70 @@ int bench_callgrind(const std::string& args, bool as_json) {
   return host_instructions > 0 ? kExitOk : kExitFailed;
 }
 
-// --all: every shipped preset on each workload, each beside a baseline run.
-int bench_all(const std::vector<std::string>& workloads, const std::vector<std::string>& sets,
-              uint64_t calls, bool as_json) {
+double median(std::vector<double> values) {
+  std::sort(values.begin(), values.end());
+  const size_t n = values.size();
+  return n == 0 ? 0.0 : n % 2 ? values[n / 2] : (values[n / 2 - 1] + values[n / 2]) / 2;
+}
+
+// --all: every shipped preset (or those named) on each workload, each run `repeat` times
+// right after its own baseline run; a row reports the median of the pairs' ratios.
+int bench_all(const std::vector<std::string>& workloads, const std::vector<std::string>& presets,
+              const std::vector<std::string>& sets, uint64_t calls, int repeat, bool as_json) {
   nlohmann::ordered_json rows = nlohmann::ordered_json::array();
   bool all_ok = true;
   std::string calls_arg = " --calls " + std::to_string(calls);
   for (const std::string& set : sets) calls_arg += " --set " + sweep::shell_quote(set);
   for (const std::string& workload : workloads) {
-    for (const std::string& preset : preset_names()) {
+    for (const std::string& preset : presets) {
       const std::string common = " --workload " + sweep::shell_quote(workload) + calls_arg;
-      std::string error;
-      int exit_code = 0;
-      const json base = bench_child("--preset baseline" + common, error);
-      const json run = base.is_null()
-                           ? json()
-                           : bench_child("--preset " + preset + common, error, "", &exit_code);
       nlohmann::ordered_json row = {{"preset", preset}, {"workload", workload}};
-      if (run.is_null() && !base.is_null() && exit_code == kExitBadInput) {
-        // The configuration refuses this workload (exit 2, e.g. RegMutex's deadlock rule):
-        // not a failure of the bench.
-        const std::string marker = "warpreg: error: ";
-        const size_t at = error.find(marker);
-        std::string reason = at == std::string::npos ? error : error.substr(at + marker.size());
-        while (!reason.empty() && std::isspace(static_cast<unsigned char>(reason.back())))
-          reason.pop_back();
-        row["skipped"] = reason;
-      } else if (run.is_null()) {
-        all_ok = false;
-        row["error"] = error;
-      } else {
+      std::vector<double> rates, base_rates, ratios, peaks;
+      for (int pair = 0; pair < repeat; ++pair) {
+        std::string error;
+        int exit_code = 0;
+        const json base = bench_child("--preset baseline" + common, error);
+        const json run = base.is_null()
+                             ? json()
+                             : bench_child("--preset " + preset + common, error, "", &exit_code);
+        if (run.is_null() && !base.is_null() && exit_code == kExitBadInput) {
+          // The configuration refuses this workload (exit 2, e.g. RegMutex's deadlock
+          // rule): not a failure of the bench, and no later pair would differ.
+          const std::string marker = "warpreg: error: ";
+          const size_t at = error.find(marker);
+          std::string reason = at == std::string::npos ? error : error.substr(at + marker.size());
+          while (!reason.empty() && std::isspace(static_cast<unsigned char>(reason.back())))
+            reason.pop_back();
+          row["skipped"] = reason;
+          break;
+        }
+        if (run.is_null()) {
+          all_ok = false;
+          row["error"] = error;
+          break;
+        }
         const double rate = run["warp_instructions_per_second"].get<double>();
         const double base_rate = base["warp_instructions_per_second"].get<double>();
         row["status"] = run["status"];
-        row["warp_instructions_per_second"] = rate;
-        row["baseline_warp_instructions_per_second"] = base_rate;
-        row["ratio_to_baseline"] = base_rate > 0 ? rate / base_rate : 0.0;
-        row["peak_rss_mib"] = run["peak_rss_mib"];
+        rates.push_back(rate);
+        base_rates.push_back(base_rate);
+        ratios.push_back(base_rate > 0 ? rate / base_rate : 0.0);
+        peaks.push_back(run["peak_rss_mib"].get<double>());
+      }
+      if (!row.contains("skipped") && !row.contains("error")) {
+        row["warp_instructions_per_second"] = median(rates);
+        row["baseline_warp_instructions_per_second"] = median(base_rates);
+        row["ratio_to_baseline"] = median(ratios);
+        row["ratios"] = ratios;
+        row["peak_rss_mib"] = *std::max_element(peaks.begin(), peaks.end());
       }
       if (!as_json) {
+        std::string spread;
+        if (ratios.size() > 1) {
+          const auto [low, high] = std::minmax_element(ratios.begin(), ratios.end());
+          spread = " (" + fixed(*low, 2) + "-" + fixed(*high, 2) + "x over " +
+                   std::to_string(ratios.size()) + " pairs)";
+        }
         std::cout << "  " << preset << std::string(preset.size() < 18 ? 18 - preset.size() : 1, ' ')
                   << workload << ": "
                   << (row.contains("skipped") ? "skipped: " + row["skipped"].get<std::string>()
@@ -238,7 +263,8 @@ int bench_all(const std::vector<std::string>& workloads, const std::vector<std::
                           ? "failed"
                           : format_rate(row["warp_instructions_per_second"].get<double>()) +
                                 " warp inst/s, " +
-                                fixed(row["ratio_to_baseline"].get<double>(), 2) + "x the baseline")
+                                fixed(row["ratio_to_baseline"].get<double>(), 2) +
+                                "x the baseline" + spread)
                   << '\n'
                   << std::flush;
       }
@@ -266,6 +292,12 @@ po::options_description bench_options() {
       "off.")("all-workload", po::value<std::vector<std::string>>()->value_name("W"),
               "A workload of --all; repeatable. Default: rfv-hotspot and real:rfv-hotspot (the "
               "kernel from ../shared/data).")(
+      "all-preset", po::value<std::vector<std::string>>()->value_name("P"),
+      "A preset of --all; repeatable. Default: every shipped preset.")(
+      "repeat", po::value<int>()->default_value(1)->value_name("N"),
+      "With --all: run each preset N times (1 to 100), each right after its own baseline "
+      "run, and report the median ratio of the N pairs (a single pair on a shared or "
+      "virtual machine varies by about 20 %).")(
       "callgrind", po::bool_switch(),
       "Run the configuration again under valgrind's callgrind and report host instructions "
       "per warp instruction, counted only while the platform runs (needs valgrind). Default: "
@@ -279,13 +311,25 @@ int bench_command(const po::variables_map& vm) {
   const int64_t requested = vm["calls"].as<int64_t>();
   if (requested < 1) throw UsageError("--calls must be at least 1");
   const auto calls = static_cast<uint64_t>(requested);
+  if (!vm["all"].as<bool>() &&
+      (vm.count("all-workload") || vm.count("all-preset") || !vm["repeat"].defaulted()))
+    throw UsageError("--all-workload, --all-preset and --repeat go with --all");
   if (vm["all"].as<bool>()) {
     const std::vector<std::string> workloads =
         vm.count("all-workload") ? vm["all-workload"].as<std::vector<std::string>>()
                                  : std::vector<std::string>{"rfv-hotspot", "real:rfv-hotspot"};
     const std::vector<std::string> sets =
         vm.count("set") ? vm["set"].as<std::vector<std::string>>() : std::vector<std::string>{};
-    return bench_all(workloads, sets, calls, vm["json"].as<bool>());
+    const std::vector<std::string> shipped = preset_names();
+    const std::vector<std::string> presets =
+        vm.count("all-preset") ? vm["all-preset"].as<std::vector<std::string>>() : shipped;
+    for (const std::string& preset : presets)
+      if (std::find(shipped.begin(), shipped.end(), preset) == shipped.end())
+        throw UsageError("--all-preset: no shipped preset '" + preset +
+                         "' (warpreg presets lists them)");
+    const int repeat = vm["repeat"].as<int>();
+    if (repeat < 1 || repeat > 100) throw UsageError("--repeat must be from 1 to 100");
+    return bench_all(workloads, presets, sets, calls, repeat, vm["json"].as<bool>());
   }
   if (vm["callgrind"].as<bool>()) {
     std::string args = "--preset " + sweep::shell_quote(vm["preset"].as<std::string>()) +

@@ -3,6 +3,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <catch2/catch.hpp>
 #include <cstdlib>
 #include <filesystem>
@@ -12,6 +13,7 @@
 #include <set>
 #include <sstream>
 #include <string>
+#include <vector>
 
 #include "testbenches/support/cli_runner.h"
 
@@ -291,6 +293,38 @@ TEST_CASE("cli: bench --all runs every shipped preset beside a baseline", "[cli]
   // SRAD's barriers.
   CHECK(skipped.count("regmutex-es10"));
   CHECK(skipped.count("regmutex-es12"));
+}
+
+TEST_CASE("cli: bench --all --repeat reports the median of its pairs", "[cli]") {
+  const Outcome o = run_warpreg(
+      "bench --all --json --calls 1000 --repeat 3 --all-preset wc --all-preset regmutex-es12 "
+      "--all-workload regmutex-srad --set profile.ctas=2");
+  INFO(o);
+  REQUIRE(o.status == 0);
+  const json rows = json::parse(o.out);
+  REQUIRE(rows.size() == 2);  // only the presets named, in their order
+  const json& wc = rows[0];
+  CHECK(wc["preset"] == "wc");
+  REQUIRE(wc["ratios"].size() == 3);
+  std::vector<double> ratios = wc["ratios"].get<std::vector<double>>();
+  std::sort(ratios.begin(), ratios.end());
+  CHECK(wc["ratio_to_baseline"].get<double>() == ratios[1]);
+  CHECK(ratios[0] > 0);
+  // A refused configuration is skipped after its first pair, not run three times.
+  CHECK(rows[1]["preset"] == "regmutex-es12");
+  CHECK(rows[1].contains("skipped"));
+  CHECK_FALSE(rows[1].contains("ratios"));
+}
+
+TEST_CASE("cli: bench refuses --repeat without --all, a bad count or an unknown preset", "[cli]") {
+  for (const char* args : {"bench --repeat 3", "bench --all-preset wc", "bench --all --repeat 0",
+                           "bench --all --all-preset no-such-preset"}) {
+    const Outcome o = run_warpreg(args);
+    INFO(args << "\n" << o);
+    CHECK(o.status == 2);
+    CHECK(contains(o.err, "warpreg: error: --"));
+  }
+  CHECK(contains(run_warpreg("bench --all --all-preset no-such-preset").err, "no-such-preset"));
 }
 
 TEST_CASE("cli: bench --callgrind counts host instructions of the platform's run", "[cli]") {
