@@ -321,6 +321,8 @@ int bench_command(const po::variables_map& vm) {
     const std::vector<std::string> sets =
         vm.count("set") ? vm["set"].as<std::vector<std::string>>() : std::vector<std::string>{};
     const std::vector<std::string> shipped = preset_names();
+    if (shipped.empty())
+      throw UsageError("--all: no shipped presets found (set WARPREG_DATA_DIR to the checkout)");
     const std::vector<std::string> presets =
         vm.count("all-preset") ? vm["all-preset"].as<std::vector<std::string>>() : shipped;
     for (const std::string& preset : presets)

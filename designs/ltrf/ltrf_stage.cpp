@@ -145,27 +145,27 @@ std::string LtrfStage::wait_report() const { return core_ ? core_->wait_report()
 
 // ---------------------------------------------------------------- operand path
 
-bool LtrfStage::check(tlm::tlm_generic_payload& payload) {
+RfAccess* LtrfStage::check(tlm::tlm_generic_payload& payload) {
   RfAccess* a = checked_rf_access(payload, *this);
-  if (a == nullptr) return false;
-  if (!core_) return true;
+  if (a == nullptr || !core_) return a;
   const bool data = a->kind == RfAccessKind::Read || a->kind == RfAccessKind::Write;
   const bool named = data || a->kind == RfAccessKind::Launch || a->kind == RfAccessKind::Retire;
   if (named && a->warp_slot >= config_.core.max_warps) {
     refuse(payload, tlm::TLM_ADDRESS_ERROR_RESPONSE, *this, "warp slot beyond ltrf's");
-    return false;
+    return nullptr;
   }
   if (data && a->arch_reg >= config_.core.regs_per_warp) {
     refuse(payload, tlm::TLM_ADDRESS_ERROR_RESPONSE, *this,
            "architected register beyond the kernel's");
-    return false;
+    return nullptr;
   }
-  return true;
+  return a;
 }
 
 void LtrfStage::b_transport(tlm::tlm_generic_payload& payload, sc_core::sc_time& delay) {
-  if (!check(payload)) return;
-  RfAccess& a = rf_access_of(payload);
+  RfAccess* const checked = check(payload);
+  if (checked == nullptr) return;
+  RfAccess& a = *checked;
   if (!config_.caches()) {
     // Mode direct: the main register file serves everything; the active pool (if any)
     // learns of launches, retirements and the results its loads wait for.

@@ -154,8 +154,9 @@ class LtrfStage : public OperandStage,
                   LaneMask lanes);
   /// Sends it at `cycle`; an error response stops the run (`what` names it).
   uint64_t send_own(uint64_t cycle, const char* what);
-  /// False after refusing a payload the stage cannot serve (with the error response).
-  bool check(tlm::tlm_generic_payload& payload);
+  /// The payload's RfAccess, or nullptr after refusing a payload the stage cannot serve
+  /// (with the error response).
+  RfAccess* check(tlm::tlm_generic_payload& payload);
   void pass_wake(tlm::tlm_generic_payload& payload, RfAccess& access, sc_core::sc_time& delay);
 
   LtrfConfig config_;
