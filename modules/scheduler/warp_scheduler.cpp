@@ -8,6 +8,17 @@ namespace warpreg {
 WarpScheduler::WarpScheduler(SchedulerPolicy policy, uint32_t ready_queue_size)
     : policy_(policy), ready_queue_size_(ready_queue_size) {
   if (ready_queue_size_ == 0) throw std::invalid_argument("sm.ready_queue must be at least 1");
+  pos_of_.fill(kNoPosition);
+}
+
+void WarpScheduler::reposition(std::size_t from) {
+  const uint64_t kept = from >= 64 ? ~uint64_t{0} : (uint64_t{1} << from) - 1;
+  for (uint64_t& mask : class_masks_) mask &= kept;
+  for (std::size_t i = from; i < warps_.size(); ++i) {
+    const uint32_t slot = warps_[i].slot;
+    pos_of_[slot] = static_cast<uint8_t>(i);
+    class_masks_[class_of_[slot]] |= uint64_t{1} << i;
+  }
 }
 
 void WarpScheduler::erase_slot(std::vector<Warp>& v, uint32_t slot) {
@@ -16,10 +27,14 @@ void WarpScheduler::erase_slot(std::vector<Warp>& v, uint32_t slot) {
 }
 
 void WarpScheduler::add_warp(uint32_t slot, uint64_t age) {
+  if (slot >= kMaxSlots || warps_.size() >= kMaxSlots)
+    throw std::invalid_argument("a warp scheduler takes warp slots 0..63");
   const Warp w{slot, age};
   auto at = std::upper_bound(warps_.begin(), warps_.end(), age,
                              [](uint64_t a, const Warp& x) { return a < x.age; });
+  const std::size_t position = std::size_t(at - warps_.begin());
   warps_.insert(at, w);
+  reposition(position);
   if (policy_ == SchedulerPolicy::TwoLevel) {
     pending_.push_back(w);
     refill_active();
@@ -27,7 +42,12 @@ void WarpScheduler::add_warp(uint32_t slot, uint64_t age) {
 }
 
 void WarpScheduler::remove_warp(uint32_t slot) {
-  erase_slot(warps_, slot);
+  const uint8_t position = pos_of_[slot];
+  if (position != kNoPosition) {
+    warps_.erase(warps_.begin() + position);
+    pos_of_[slot] = kNoPosition;
+    reposition(position);
+  }
   if (greedy_ == int(slot)) greedy_ = -1;
   if (policy_ == SchedulerPolicy::TwoLevel) {
     erase_slot(active_, slot);

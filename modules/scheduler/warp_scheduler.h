@@ -2,9 +2,12 @@
 // Warp scheduling policies of one scheduler: greedy-then-oldest (GTO), loose
 // round-robin (LRR) and two-level (an active ready queue refilled from a
 // pending pool; warps leave it on long-latency operations and barriers).
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <vector>
+
+#include "common/bits.h"
 
 namespace warpreg {
 
@@ -34,6 +37,40 @@ class WarpScheduler {
         return pick_round_robin(active_, can_issue);
     }
     return -1;
+  }
+
+  // ------------------------------------------------------------ classified LRR scan
+  /// Warp classes for pick_classified: the caller files every warp slot under one of
+  /// kClasses classes (0 = nothing to do, the initial class), and the scan looks at the
+  /// warps by class instead of one by one. Slots 0..63 (sm.max_warps <= 64).
+  static constexpr unsigned kClasses = 8;
+  using ClassMasks = std::array<uint64_t, kClasses>;  ///< per class: its warps' positions
+  static constexpr uint32_t kMaxSlots = 64;
+  /// Files `slot` under `cls`; a slot not (yet) scheduled keeps it for when it is added.
+  void set_class(uint32_t slot, uint8_t cls) {
+    const uint8_t old = class_of_[slot];
+    if (old == cls) return;
+    class_of_[slot] = cls;
+    const uint8_t pos = pos_of_[slot];
+    if (pos == kNoPosition) return;
+    class_masks_[old] &= ~(uint64_t{1} << pos);
+    class_masks_[cls] |= uint64_t{1} << pos;
+  }
+  uint8_t class_of(uint32_t slot) const { return class_of_[slot]; }
+
+  /// LRR's pick, by class: the same warp as pick(can_issue) when `rule` tells apart the
+  /// warps for which can_issue would do nothing, would only be counted, or must be asked.
+  /// Rule: `uint64_t ask(const ClassMasks&)` the positions to call `can_issue(slot)` for,
+  /// `uint64_t counted(const ClassMasks&)` those that only add one to a count each (the
+  /// rest do nothing), `void count(unsigned n)`, `bool can_issue(uint32_t slot)`. The masks
+  /// are read again after every call of can_issue (it may refile warps). LRR only.
+  template <typename Rule>
+  int pick_classified(Rule& rule) {
+    const std::size_t n = warps_.size();
+    if (n == 0) return -1;
+    const std::size_t start = next_ < n ? next_ : next_ % n;
+    const int slot = scan_classified(rule, start, n);
+    return slot >= 0 || start == 0 ? slot : scan_classified(rule, 0, start);
   }
 
   /// `slot` issued; a long-latency instruction (a load) moves it out of the
@@ -66,6 +103,31 @@ class WarpScheduler {
     }
     return -1;
   }
+  /// pick_classified over the positions [from, to) in order.
+  template <typename Rule>
+  int scan_classified(Rule& rule, std::size_t from, std::size_t to) {
+    const uint64_t below_to = to == 64 ? ~uint64_t{0} : (uint64_t{1} << to) - 1;
+    std::size_t at = from;
+    while (at < to) {
+      const uint64_t range = below_to & (~uint64_t{0} << at);
+      const uint64_t ask = rule.ask(class_masks_) & range;
+      const std::size_t next = ask ? std::size_t(__builtin_ctzll(ask)) : to;
+      const uint64_t skipped = next == 64 ? range : range & ((uint64_t{1} << next) - 1);
+      if (const uint64_t counted = rule.counted(class_masks_) & skipped)
+        rule.count(popcount64(counted));
+      if (next >= to) return -1;
+      const uint32_t slot = warps_[next].slot;
+      if (rule.can_issue(slot)) {
+        picked_ = next;
+        return int(slot);
+      }
+      at = next + 1;
+    }
+    return -1;
+  }
+  /// warps_ changed from position `from` on: their positions and class masks again.
+  void reposition(std::size_t from);
+
   /// Where a round-robin search starts after `slot` issued: the position after it in
   /// `order` (found at picked_ when pick chose it), or next_ when it is not there.
   std::size_t after(const std::vector<Warp>& order, uint32_t slot) const;
@@ -81,6 +143,10 @@ class WarpScheduler {
   int greedy_ = -1;         ///< GTO: the warp that issued last
   std::size_t next_ = 0;    ///< LRR / two-level: where the next search starts
   std::size_t picked_ = 0;  ///< LRR / two-level: where the last pick found its warp
+  static constexpr uint8_t kNoPosition = 0xff;
+  std::array<uint8_t, kMaxSlots> class_of_{};  ///< per slot: its class (set_class)
+  std::array<uint8_t, kMaxSlots> pos_of_;      ///< per slot: its position in warps_
+  ClassMasks class_masks_{};                   ///< per class: positions in warps_
 };
 
 }  // namespace warpreg

@@ -141,6 +141,7 @@ void SmCore::launch_cta(uint32_t cta_slot, uint32_t id, uint64_t now) {
     w.warp_in_cta = k;
     w.stream = &workload_.load_warp(config_.workload_slot_base + slot, cta.id, k);
     shadow_.reset_warp(slot);
+    reclassify(slot);
     RfAccess& a = txn_.access();
     txn_.prepare(RfAccessKind::Launch, nullptr);
     a.warp_slot = static_cast<uint16_t>(slot);
@@ -164,6 +165,7 @@ void SmCore::finish_warp(uint32_t slot, uint64_t now) {
   a.phys_reg = slot * occupancy_.regs_per_warp();
   port_.access(txn_, now);
   w.state = WarpState::Empty;
+  reclassify(slot);
   counters_.last_cycle = now;
   Cta& cta = ctas_[w.cta_slot];
   if (--cta.warps_left == 0) {
@@ -239,10 +241,14 @@ bool SmCore::can_issue_next(uint32_t slot) {
   if (inst.cls != InstClass::Exit && inst.cls != InstClass::Barrier) {
     // Cheapest test first: most cycles every collector of the type is taken.
     if (free_collectors_[static_cast<unsigned>(unit_of(inst.cls))] == 0) return false;
-    for (unsigned i = 0; i < inst.num_src; ++i)
-      if (w.pending_writes[inst.src[i]]) return !(w.scoreboard_blocked = true);
-    for (unsigned i = 0; i < inst.num_dst; ++i)
-      if (w.pending_writes[inst.dst[i]]) return !(w.scoreboard_blocked = true);
+    bool hazard = false;
+    for (unsigned i = 0; i < inst.num_src && !hazard; ++i) hazard = w.pending_writes[inst.src[i]];
+    for (unsigned i = 0; i < inst.num_dst && !hazard; ++i) hazard = w.pending_writes[inst.dst[i]];
+    if (hazard) {
+      w.scoreboard_blocked = true;
+      reclassify(slot);
+      return false;
+    }
   }
   if (hooks_.empty()) return true;
   switch (ask_hooks(slot, issue_cycle_)) {
@@ -257,8 +263,27 @@ bool SmCore::can_issue_next(uint32_t slot) {
   return held_by_hook(slot);
 }
 
+void SmCore::reclassify(uint32_t slot) {
+  if (config_.policy != SchedulerPolicy::Lrr) return;  // only the LRR scan reads the classes
+  const Warp& w = warps_[slot];
+  uint8_t cls = kInert;
+  if (w.parked_by == 0 && w.parked_until == WarpParking::kUntilReleased)
+    cls = static_cast<uint8_t>(kParked + w.parked_unit);
+  else if (w.parked_by == 0 ||
+           (w.state == WarpState::Running && !w.branch_pending && !w.scoreboard_blocked) ||
+           (w.state == WarpState::AtBarrier && config_.policy == SchedulerPolicy::TwoLevel))
+    cls = kAsk;
+  schedulers_[slot % schedulers_.size()].set_class(slot, cls);
+}
+
 void SmCore::issue(uint32_t slot, uint64_t now) {
   Warp& w = warps_[slot];
+  // A warp that issues is not parked (can_issue released it or its park ran out): forget
+  // the hook, so that its class follows its own state again.
+  if (w.parked_by != kNotParked) {
+    w.parked_by = kNotParked;
+    reclassify(slot);
+  }
   if (w.metadata_next) {
     w.metadata_next = false;
     w.last_issue = now;
@@ -278,6 +303,7 @@ void SmCore::issue(uint32_t slot, uint64_t now) {
   if (inst.cls == InstClass::Exit) {
     w.stream->retire(index);
     w.state = WarpState::Exiting;
+    reclassify(slot);
     scheduler.remove_warp(slot);
     --cta.live;
     ++counters_.retired;
@@ -289,6 +315,7 @@ void SmCore::issue(uint32_t slot, uint64_t now) {
   if (inst.cls == InstClass::Barrier) {
     w.stream->retire(index);
     w.state = WarpState::AtBarrier;
+    reclassify(slot);
     scheduler.demote(slot);
     ++cta.at_barrier;
     ++counters_.retired;
@@ -343,7 +370,10 @@ void SmCore::issue(uint32_t slot, uint64_t now) {
   for (unsigned k = 0; k < inst.num_dst; ++k)
     if (inst.dst[k] != kZeroRegister) w.pending_writes.set(inst.dst[k]);
   ++w.outstanding;
-  if (inst.cls == InstClass::Branch) w.branch_pending = true;
+  if (inst.cls == InstClass::Branch) {
+    w.branch_pending = true;
+    reclassify(slot);
+  }
   scheduler.issued(slot, inst.cls == InstClass::Load);
 }
 
@@ -379,8 +409,10 @@ void SmCore::release_barrier_if_complete(uint32_t cta_slot) {
   if (cta.at_barrier == 0 || cta.at_barrier < cta.live) return;
   cta.at_barrier = 0;
   for (uint32_t k = 0; k < occupancy_.warps_per_cta; ++k) {
-    Warp& w = warps_[cta_slot * occupancy_.warps_per_cta + k];
-    if (w.state == WarpState::AtBarrier) w.state = WarpState::Running;
+    const uint32_t slot = cta_slot * occupancy_.warps_per_cta + k;
+    if (warps_[slot].state != WarpState::AtBarrier) continue;
+    warps_[slot].state = WarpState::Running;
+    reclassify(slot);
   }
 }
 
@@ -487,7 +519,10 @@ inline void SmCore::schedule(uint64_t cycle, EventKind kind, uint32_t warp, uint
 void SmCore::complete(const Event& e, uint64_t now) {
   Warp& w = warps_[e.warp];
   const WarpInst& inst = w.stream->at(e.inst);
-  if (inst.cls == InstClass::Branch) w.branch_pending = false;
+  if (inst.cls == InstClass::Branch) {
+    w.branch_pending = false;
+    reclassify(e.warp);
+  }
   uint64_t ready = 0;
   RfAccess& a = txn_.access();
   for (unsigned k = 0; k < inst.num_dst; ++k) {
@@ -525,7 +560,10 @@ void SmCore::write_done(const Event& e, uint64_t now) {
   const WarpInst& inst = w.stream->at(e.inst);
   for (unsigned k = 0; k < inst.num_dst; ++k)
     if (inst.dst[k] != kZeroRegister) w.pending_writes.reset(inst.dst[k]);
-  w.scoreboard_blocked = false;
+  if (w.scoreboard_blocked) {
+    w.scoreboard_blocked = false;
+    reclassify(e.warp);
+  }
   retire(e.warp, e.inst, now);
 }
 
@@ -537,6 +575,28 @@ void SmCore::retire(uint32_t slot, uint32_t inst, uint64_t now) {
   last_retire_cycle_ = now;
   if (w.state == WarpState::Exiting && w.outstanding == 0) finish_warp(slot, now);
 }
+
+/// The LRR scan by warp class (WarpScheduler::pick_classified): asks can_issue about the
+/// warps it may issue or probe, and counts the parked ones it would only count.
+struct SmCore::LrrScanRule {
+  SmCore& core;
+  bool quiet() const { return core.parked_probes_quiet_ == core.issue_cycle_; }
+  /// Parked warps whose collector type has a free unit (can_issue probes or counts them).
+  uint64_t parked_with_collector(const WarpScheduler::ClassMasks& m) const {
+    uint64_t parked = m[kParked + kUnitTypes];
+    for (unsigned t = 0; t < kUnitTypes; ++t)
+      if (core.free_collectors_[t] != 0) parked |= m[kParked + t];
+    return parked;
+  }
+  uint64_t ask(const WarpScheduler::ClassMasks& m) const {
+    return quiet() ? m[kAsk] : m[kAsk] | parked_with_collector(m);
+  }
+  uint64_t counted(const WarpScheduler::ClassMasks& m) const {
+    return quiet() ? parked_with_collector(m) : 0;
+  }
+  void count(unsigned waits) { core.counters_.hook_waits += waits; }
+  bool can_issue(uint32_t slot) { return core.can_issue(slot); }
+};
 
 uint64_t SmCore::step(uint64_t now) {
   // The first CTAs launch in the first step, once the operand path is bound.
@@ -563,12 +623,15 @@ uint64_t SmCore::step(uint64_t now) {
   bool rotated = false;  ///< the two-level ready queue changed: try again next cycle
   // The scheduler that issues first rotates every cycle: collectors allocated in the
   // same cycle take turns at the bank arbiter (round-robin).
+  LrrScanRule lrr_rule{*this};
   const size_t count = schedulers_.size();
   size_t at = count == 1 ? 0 : count == 2 ? size_t(now & 1) : size_t(now % count);
   for (size_t i = 0; i < count; ++i, at = at + 1 == count ? 0 : at + 1) {
     WarpScheduler& scheduler = schedulers_[at];  // (now + i) mod count
     for (uint32_t n = 0; n < config_.issue_width; ++n) {
-      const int slot = scheduler.pick([this](uint32_t s) { return can_issue(s); });
+      const int slot = config_.policy == SchedulerPolicy::Lrr
+                           ? scheduler.pick_classified(lrr_rule)
+                           : scheduler.pick([this](uint32_t s) { return can_issue(s); });
       if (slot < 0) break;
       issue(uint32_t(slot), now);
       issued = true;

@@ -243,9 +243,12 @@ class SmCore {
       w.parked_unit = cls == InstClass::Exit || cls == InstClass::Barrier
                           ? uint8_t(kUnitTypes)
                           : static_cast<uint8_t>(unit_of(cls));
+      core_.reclassify(slot);
     }
     void release(uint32_t slot) override {
-      if (core_.warps_[slot].parked_by == hook_) core_.warps_[slot].parked_by = kNotParked;
+      if (core_.warps_[slot].parked_by != hook_) return;
+      core_.warps_[slot].parked_by = kNotParked;
+      core_.reclassify(slot);
     }
 
    private:
@@ -256,6 +259,17 @@ class SmCore {
   static bool parked(const Warp& w, uint32_t hook, uint64_t now) {
     return w.parked_by == hook && now < w.parked_until;
   }
+
+  /// The warp classes of the LRR scan (WarpScheduler::pick_classified): a warp for which
+  /// can_issue does nothing, one it must be asked about, and one parked by the first hook
+  /// until released, by the collector type its next instruction needs (kParked + type,
+  /// kParked + kUnitTypes for none): once a cycle's parked probes are quiet, can_issue
+  /// only counts such a warp as a hook wait, when a collector of its type is free.
+  enum WarpClass : uint8_t { kInert = 0, kAsk = 1, kParked = 2 };
+  static_assert(kParked + kUnitTypes < WarpScheduler::kClasses);
+  /// Files warp `slot` under its class again after its state changed.
+  void reclassify(uint32_t slot);
+  struct LrrScanRule;
 
   void launch_ctas(uint64_t now);
   void launch_cta(uint32_t cta_slot, uint32_t id, uint64_t now);
