@@ -12,32 +12,71 @@ uint32_t bits_for(uint32_t n) {
   return bits;
 }
 
-AddressAllocationUnit::AddressAllocationUnit(uint32_t slots) : slots_(slots) {
-  unused_.reserve(slots);
-  occupied_.reserve(slots);
-  for (uint32_t s = 0; s < slots; ++s) unused_.push_back(s);
+AddressAllocationUnit::AddressAllocationUnit(uint32_t slots)
+    : slots_(slots), ring_(slots), older_(slots, kNone), newer_(slots, kNone), occupied_(slots, 0) {
+  reset();
+}
+
+void AddressAllocationUnit::reset() {
+  for (uint32_t s = 0; s < slots_; ++s) ring_[s] = s;
+  std::fill(occupied_.begin(), occupied_.end(), uint8_t{0});
+  unused_head_ = 0;
+  unused_count_ = slots_;
+  occupied_head_ = occupied_tail_ = kNone;
 }
 
 uint32_t AddressAllocationUnit::allocate() {
-  if (unused_.empty()) return kNone;
-  const uint32_t slot = unused_.front();
-  unused_.erase(unused_.begin());
-  occupied_.push_back(slot);
+  if (unused_count_ == 0) return kNone;
+  const uint32_t slot = ring_[unused_head_];
+  if (++unused_head_ == slots_) unused_head_ = 0;
+  --unused_count_;
+  occupied_[slot] = 1;
+  older_[slot] = occupied_tail_;
+  newer_[slot] = kNone;
+  if (occupied_tail_ == kNone)
+    occupied_head_ = slot;
+  else
+    newer_[occupied_tail_] = slot;
+  occupied_tail_ = slot;
   return slot;
 }
 
 void AddressAllocationUnit::deallocate(uint32_t slot) {
-  const auto it = std::find(occupied_.begin(), occupied_.end(), slot);
-  if (it == occupied_.end())
+  if (slot >= slots_ || !occupied_[slot])
     throw std::logic_error("address allocation unit: slot " + std::to_string(slot) +
                            " is not occupied");
-  occupied_.erase(it);
-  unused_.push_back(slot);
+  occupied_[slot] = 0;
+  const uint32_t older = older_[slot], newer = newer_[slot];
+  if (older == kNone)
+    occupied_head_ = newer;
+  else
+    newer_[older] = newer;
+  if (newer == kNone)
+    occupied_tail_ = older;
+  else
+    older_[newer] = older;
+  uint32_t tail = unused_head_ + unused_count_;
+  if (tail >= slots_) tail -= slots_;
+  ring_[tail] = slot;
+  ++unused_count_;
 }
 
 void AddressAllocationUnit::deallocate_all() {
-  for (uint32_t slot : occupied_) unused_.push_back(slot);
-  occupied_.clear();
+  while (occupied_head_ != kNone) deallocate(occupied_head_);
+}
+
+std::vector<uint32_t> AddressAllocationUnit::unused_queue() const {
+  std::vector<uint32_t> out;
+  for (uint32_t i = 0, at = unused_head_; i < unused_count_;
+       ++i, at = at + 1 == slots_ ? 0 : at + 1)
+    out.push_back(ring_[at]);
+  return out;
+}
+
+std::vector<uint32_t> AddressAllocationUnit::occupied_queue() const {
+  std::vector<uint32_t> out;
+  for (uint32_t slot = occupied_head_; slot != kNone; slot = newer_[slot]) out.push_back(slot);
+  return out;
 }
 
 uint64_t AddressAllocationUnit::storage_bits() const {

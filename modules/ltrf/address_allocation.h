@@ -25,22 +25,33 @@ class AddressAllocationUnit {
   void deallocate(uint32_t slot);
   /// Every occupied slot back to the unused queue, in occupied order.
   void deallocate_all();
+  /// Back to the state of a new unit: every slot unused, in order.
+  void reset();
 
   /// Oldest occupied slot (FIFO victim); kNone when nothing is occupied.
-  uint32_t oldest_occupied() const { return occupied_.empty() ? kNone : occupied_.front(); }
+  uint32_t oldest_occupied() const { return occupied_head_; }
   uint32_t slots() const { return slots_; }
-  uint32_t free_slots() const { return static_cast<uint32_t>(unused_.size()); }
-  uint32_t occupied_slots() const { return static_cast<uint32_t>(occupied_.size()); }
-  const std::vector<uint32_t>& unused_queue() const { return unused_; }
-  const std::vector<uint32_t>& occupied_queue() const { return occupied_; }
+  uint32_t free_slots() const { return unused_count_; }
+  uint32_t occupied_slots() const { return slots_ - unused_count_; }
+  /// The queues, head first (for tests and vectors: each builds a list).
+  std::vector<uint32_t> unused_queue() const;
+  std::vector<uint32_t> occupied_queue() const;
 
   /// Hardware: two queues of `slots` entries of ceil(log2 slots) bits each.
   uint64_t storage_bits() const;
 
  private:
+  // Both queues in O(1) per operation: the unused queue is a ring (allocation takes its
+  // head, deallocation appends), the occupied queue a doubly linked list through the
+  // slots (a deallocation unlinks any slot).
   uint32_t slots_ = 0;
-  std::vector<uint32_t> unused_;    ///< head at index 0
-  std::vector<uint32_t> occupied_;  ///< head (oldest) at index 0
+  std::vector<uint32_t> ring_;  ///< unused queue from ring_[unused_head_], unused_count_ long
+  uint32_t unused_head_ = 0;
+  uint32_t unused_count_ = 0;
+  std::vector<uint32_t> older_, newer_;  ///< per occupied slot: its neighbours (kNone: none)
+  std::vector<uint8_t> occupied_;        ///< per slot: in the occupied queue
+  uint32_t occupied_head_ = kNone;       ///< oldest
+  uint32_t occupied_tail_ = kNone;       ///< newest
 };
 
 /// ceil(log2(n)) for n >= 1 (1 for n == 1: a field is never narrower than one bit).

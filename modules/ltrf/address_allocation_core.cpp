@@ -52,7 +52,7 @@ void AddressAllocationCore::release_bank(uint32_t warp, uint16_t reg) {
 }
 
 void AddressAllocationCore::reset(uint32_t warp) {
-  units_[warp] = AddressAllocationUnit(config_.banks);
+  units_[warp].reset();
   offset_[warp] = kNone;
 }
 

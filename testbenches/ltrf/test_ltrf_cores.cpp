@@ -118,8 +118,21 @@ TEST_CASE("address allocation unit: allocate from the unused head and return to 
   CHECK(aau.allocate() == 1);
   CHECK(aau.allocate() == AddressAllocationUnit::kNone);
   CHECK_THROWS_AS(AddressAllocationUnit(2).deallocate(1), std::logic_error);
+  CHECK(aau.occupied_queue() == std::vector<uint32_t>{0, 2, 3, 1});
+  aau.deallocate(0);  // the oldest
+  aau.deallocate(1);  // the newest
+  CHECK(aau.occupied_queue() == std::vector<uint32_t>{2, 3});
+  CHECK(aau.unused_queue() == std::vector<uint32_t>{0, 1});
+  CHECK(aau.oldest_occupied() == 2);
+  CHECK_THROWS_AS(aau.deallocate(1), std::logic_error);  // not occupied any more
   aau.deallocate_all();
   CHECK(aau.free_slots() == 4);
+  CHECK(aau.unused_queue() == std::vector<uint32_t>{0, 1, 2, 3});
+  CHECK(aau.oldest_occupied() == AddressAllocationUnit::kNone);
+  aau.allocate();
+  aau.reset();
+  CHECK(aau.unused_queue() == std::vector<uint32_t>{0, 1, 2, 3});
+  CHECK(aau.occupied_slots() == 0);
   CHECK(aau.storage_bits() == 2 * 4 * 2);
 }
 
