@@ -18,19 +18,16 @@ LtrfProgram::LtrfProgram(std::vector<RegisterSet> interval_sets,
   index_of_pc_.seal();
 }
 
-uint32_t LtrfProgram::interval_of(uint64_t pc) const {
-  const uint32_t i = index_of_pc_.find(pc);
-  return i == PcIndex::kNone ? kNoInterval : interval_[i];
+uint32_t LtrfProgram::interval_at(uint32_t index) const {
+  return index == PcIndex::kNone ? kNoInterval : interval_[index];
 }
 
-bool LtrfProgram::starts_unit(uint64_t pc) const {
-  const uint32_t i = index_of_pc_.find(pc);
-  return i != PcIndex::kNone && header_[i];
+bool LtrfProgram::starts_unit_at(uint32_t index) const {
+  return index != PcIndex::kNone && header_[index];
 }
 
-const RegisterSet& LtrfProgram::dead_after(uint64_t pc) const {
-  const uint32_t i = index_of_pc_.find(pc);
-  return i == PcIndex::kNone ? kNoRegisters : dead_[i];
+const RegisterSet& LtrfProgram::dead_at(uint32_t index) const {
+  return index == PcIndex::kNone ? kNoRegisters : dead_[index];
 }
 
 }  // namespace warpreg

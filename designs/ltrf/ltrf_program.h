@@ -30,10 +30,17 @@ class LtrfProgram {
   /// Explicit intervals (test benches): instruction PCs with their interval ids.
   LtrfProgram(std::vector<RegisterSet> interval_sets,
               const std::vector<std::pair<uint64_t, uint32_t>>& pc_intervals);
-  uint32_t interval_of(uint64_t pc) const;
-  const RegisterSet& dead_after(uint64_t pc) const;
+  uint32_t interval_of(uint64_t pc) const { return interval_at(index_of(pc)); }
+  const RegisterSet& dead_after(uint64_t pc) const { return dead_at(index_of(pc)); }
   /// True when the instruction starts a strand (strand mode only).
-  bool starts_unit(uint64_t pc) const;
+  bool starts_unit(uint64_t pc) const { return starts_unit_at(index_of(pc)); }
+
+  /// The same by the instruction's index (PcIndex::kNone: not in the program), for a
+  /// caller that keeps it instead of looking the PC up for each.
+  uint32_t index_of(uint64_t pc) const { return index_of_pc_.find(pc); }
+  uint32_t interval_at(uint32_t index) const;
+  const RegisterSet& dead_at(uint32_t index) const;
+  bool starts_unit_at(uint32_t index) const;
   bool strands() const { return strands_; }
   const std::vector<RegisterSet>& interval_sets() const { return sets_; }
   uint32_t intervals() const { return static_cast<uint32_t>(sets_.size()); }

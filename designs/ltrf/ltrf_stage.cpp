@@ -118,8 +118,9 @@ IssueVerdict LtrfStage::before_issue(uint32_t slot, uint32_t cta_slot, uint32_t 
   AskedPc& asked = asked_[slot];
   if (asked.pc != inst.pc) {
     asked.pc = inst.pc;
-    asked.interval = program_.interval_of(inst.pc);
-    asked.header = program_.strands() && program_.starts_unit(inst.pc);
+    asked.index = program_.index_of(inst.pc);
+    asked.interval = program_.interval_at(asked.index);
+    asked.header = program_.strands() && program_.starts_unit_at(asked.index);
   }
   switch (core_->before_issue(slot, asked.interval, now, asked.header, index)) {
     case LtrfCore::Ask::Issue:
@@ -134,7 +135,11 @@ IssueVerdict LtrfStage::before_issue(uint32_t slot, uint32_t cta_slot, uint32_t 
 
 void LtrfStage::issued(uint32_t slot, uint32_t /*cta_slot*/, const WarpInst& inst, uint64_t now) {
   ++issued_instructions_;
-  if (core_) core_->issued(slot, inst, program_.dead_after(inst.pc), now);
+  if (!core_) return;
+  // The warp issues the instruction it was asked about last (a hook is asked first).
+  const AskedPc& asked = asked_[slot];
+  const uint32_t index = asked.pc == inst.pc ? asked.index : program_.index_of(inst.pc);
+  core_->issued(slot, inst, program_.dead_at(index), now);
 }
 
 uint64_t LtrfStage::next_change(uint64_t now) const {
