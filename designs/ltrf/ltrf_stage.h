@@ -169,8 +169,8 @@ class LtrfStage : public OperandStage,
   std::unique_ptr<AddressAllocationCore> pool_slots_;
   std::unique_ptr<RegisterFileCacheCore> no_cache_;
   LtrfCore::Counters direct_;  ///< mode direct: the accesses passed on
-  /// Per warp: the PC last asked about and its interval (a warp asks every cycle).
-  /// Per warp: the instruction it was last asked about, looked up once in the program.
+  /// Per warp: the instruction it was last asked about (a warp asks every cycle), looked
+  /// up once in the program.
   struct AskedPc {
     uint64_t pc = ~uint64_t(0);
     uint32_t index = PcIndex::kNone;  ///< in the program

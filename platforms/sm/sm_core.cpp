@@ -265,13 +265,15 @@ bool SmCore::can_issue_next(uint32_t slot) {
 
 void SmCore::reclassify(uint32_t slot) {
   if (config_.policy != SchedulerPolicy::Lrr) return;  // only the LRR scan reads the classes
+  // Parked by the first hook until released: by collector type. Parked until a cycle:
+  // asked (can_issue compares the cycle). Waiting at a barrier, for a branch or on the
+  // scoreboard, or gone: nothing to do (under LRR, which demotes no warp).
   const Warp& w = warps_[slot];
   uint8_t cls = kInert;
   if (w.parked_by == 0 && w.parked_until == WarpParking::kUntilReleased)
     cls = static_cast<uint8_t>(kParked + w.parked_unit);
   else if (w.parked_by == 0 ||
-           (w.state == WarpState::Running && !w.branch_pending && !w.scoreboard_blocked) ||
-           (w.state == WarpState::AtBarrier && config_.policy == SchedulerPolicy::TwoLevel))
+           (w.state == WarpState::Running && !w.branch_pending && !w.scoreboard_blocked))
     cls = kAsk;
   schedulers_[slot % schedulers_.size()].set_class(slot, cls);
 }
