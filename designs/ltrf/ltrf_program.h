@@ -30,16 +30,14 @@ class LtrfProgram {
   /// Explicit intervals (test benches): instruction PCs with their interval ids.
   LtrfProgram(std::vector<RegisterSet> interval_sets,
               const std::vector<std::pair<uint64_t, uint32_t>>& pc_intervals);
-  uint32_t interval_of(uint64_t pc) const { return interval_at(index_of(pc)); }
-  const RegisterSet& dead_after(uint64_t pc) const { return dead_at(index_of(pc)); }
-  /// True when the instruction starts a strand (strand mode only).
-  bool starts_unit(uint64_t pc) const { return starts_unit_at(index_of(pc)); }
-
-  /// The same by the instruction's index (PcIndex::kNone: not in the program), for a
-  /// caller that keeps it instead of looking the PC up for each.
+  /// The static instruction at `pc` (PcIndex::kNone: not in the program); a caller keeps
+  /// it to ask the three questions below without looking the PC up for each.
   uint32_t index_of(uint64_t pc) const { return index_of_pc_.find(pc); }
+  /// Its register-interval (or strand); kNoInterval for kNone.
   uint32_t interval_at(uint32_t index) const;
+  /// The sources whose value dies with it (none for kNone).
   const RegisterSet& dead_at(uint32_t index) const;
+  /// True when it starts a strand (strand mode only).
   bool starts_unit_at(uint32_t index) const;
   bool strands() const { return strands_; }
   const std::vector<RegisterSet>& interval_sets() const { return sets_; }

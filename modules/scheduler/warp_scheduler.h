@@ -58,12 +58,17 @@ class WarpScheduler {
   }
   uint8_t class_of(uint32_t slot) const { return class_of_[slot]; }
 
+  /// What a Rule makes of the class masks: the positions to call can_issue for, and
+  /// those that only add one to a count each (the rest do nothing).
+  struct Selection {
+    uint64_t ask = 0;
+    uint64_t counted = 0;
+  };
   /// LRR's pick, by class: the same warp as pick(can_issue) when `rule` tells apart the
   /// warps for which can_issue would do nothing, would only be counted, or must be asked.
-  /// Rule: `uint64_t ask(const ClassMasks&)` the positions to call `can_issue(slot)` for,
-  /// `uint64_t counted(const ClassMasks&)` those that only add one to a count each (the
-  /// rest do nothing), `void count(unsigned n)`, `bool can_issue(uint32_t slot)`. The masks
-  /// are read again after every call of can_issue (it may refile warps). LRR only.
+  /// Rule: `Selection select(const ClassMasks&)`, `void count(unsigned n)`,
+  /// `bool can_issue(uint32_t slot)`. The masks are selected from again after every call
+  /// of can_issue (it may refile warps). LRR only.
   template <typename Rule>
   int pick_classified(Rule& rule) {
     const std::size_t n = warps_.size();
@@ -110,11 +115,11 @@ class WarpScheduler {
     std::size_t at = from;
     while (at < to) {
       const uint64_t range = below_to & (~uint64_t{0} << at);
-      const uint64_t ask = rule.ask(class_masks_) & range;
+      const Selection selected = rule.select(class_masks_);
+      const uint64_t ask = selected.ask & range;
       const std::size_t next = ask ? std::size_t(__builtin_ctzll(ask)) : to;
       const uint64_t skipped = next == 64 ? range : range & ((uint64_t{1} << next) - 1);
-      if (const uint64_t counted = rule.counted(class_masks_) & skipped)
-        rule.count(popcount64(counted));
+      if (const uint64_t counted = selected.counted & skipped) rule.count(popcount64(counted));
       if (next >= to) return -1;
       const uint32_t slot = warps_[next].slot;
       if (rule.can_issue(slot)) {

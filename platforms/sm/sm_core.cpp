@@ -582,19 +582,14 @@ void SmCore::retire(uint32_t slot, uint32_t inst, uint64_t now) {
 /// warps it may issue or probe, and counts the parked ones it would only count.
 struct SmCore::LrrScanRule {
   SmCore& core;
-  bool quiet() const { return core.parked_probes_quiet_ == core.issue_cycle_; }
-  /// Parked warps whose collector type has a free unit (can_issue probes or counts them).
-  uint64_t parked_with_collector(const WarpScheduler::ClassMasks& m) const {
+  WarpScheduler::Selection select(const WarpScheduler::ClassMasks& m) const {
+    // Parked warps whose collector type has a free unit: probed until the cycle's probes
+    // are quiet, then only counted; the others do nothing.
     uint64_t parked = m[kParked + kUnitTypes];
     for (unsigned t = 0; t < kUnitTypes; ++t)
       if (core.free_collectors_[t] != 0) parked |= m[kParked + t];
-    return parked;
-  }
-  uint64_t ask(const WarpScheduler::ClassMasks& m) const {
-    return quiet() ? m[kAsk] : m[kAsk] | parked_with_collector(m);
-  }
-  uint64_t counted(const WarpScheduler::ClassMasks& m) const {
-    return quiet() ? parked_with_collector(m) : 0;
+    const uint64_t quiet = core.parked_probes_quiet_ == core.issue_cycle_ ? ~uint64_t{0} : 0;
+    return {m[kAsk] | (parked & ~quiet), parked & quiet};
   }
   void count(unsigned waits) { core.counters_.hook_waits += waits; }
   bool can_issue(uint32_t slot) { return core.can_issue(slot); }

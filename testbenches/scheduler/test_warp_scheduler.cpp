@@ -124,8 +124,9 @@ TEST_CASE("LRR by warp class picks the warp and counts the warps plain LRR would
         uint32_t refiled;
         uint8_t refiled_to;
         uint64_t count_ = 0;
-        uint64_t ask(const WarpScheduler::ClassMasks& m) const { return m[kAsk]; }
-        uint64_t counted(const WarpScheduler::ClassMasks& m) const { return m[kCounted]; }
+        WarpScheduler::Selection select(const WarpScheduler::ClassMasks& m) const {
+          return {m[kAsk], m[kCounted]};
+        }
         void count(unsigned n) { count_ += n; }
         bool can_issue(uint32_t slot) {
           scheduler.set_class(refiled, refiled_to);
