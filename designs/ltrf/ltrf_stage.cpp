@@ -150,27 +150,24 @@ std::string LtrfStage::wait_report() const { return core_ ? core_->wait_report()
 
 // ---------------------------------------------------------------- operand path
 
-RfAccess* LtrfStage::check(tlm::tlm_generic_payload& payload) {
-  RfAccess* a = checked_rf_access(payload, *this);
-  if (a == nullptr || !core_) return a;
-  const bool data = a->kind == RfAccessKind::Read || a->kind == RfAccessKind::Write;
-  const bool named = data || a->kind == RfAccessKind::Launch || a->kind == RfAccessKind::Retire;
-  if (named && a->warp_slot >= config_.core.max_warps) {
+bool LtrfStage::check(tlm::tlm_generic_payload& payload, const RfAccess& a) {
+  if (!core_) return true;
+  const bool data = a.kind == RfAccessKind::Read || a.kind == RfAccessKind::Write;
+  const bool named = data || a.kind == RfAccessKind::Launch || a.kind == RfAccessKind::Retire;
+  if (named && a.warp_slot >= config_.core.max_warps) {
     refuse(payload, tlm::TLM_ADDRESS_ERROR_RESPONSE, *this, "warp slot beyond ltrf's");
-    return nullptr;
+    return false;
   }
-  if (data && a->arch_reg >= config_.core.regs_per_warp) {
+  if (data && a.arch_reg >= config_.core.regs_per_warp) {
     refuse(payload, tlm::TLM_ADDRESS_ERROR_RESPONSE, *this,
            "architected register beyond the kernel's");
-    return nullptr;
+    return false;
   }
-  return a;
+  return true;
 }
 
-void LtrfStage::b_transport(tlm::tlm_generic_payload& payload, sc_core::sc_time& delay) {
-  RfAccess* const checked = check(payload);
-  if (checked == nullptr) return;
-  RfAccess& a = *checked;
+void LtrfStage::transport(tlm::tlm_generic_payload& payload, RfAccess& a, sc_core::sc_time& delay) {
+  if (!check(payload, a)) return;
   if (!config_.caches()) {
     // Mode direct: the main register file serves everything; the active pool (if any)
     // learns of launches, retirements and the results its loads wait for.
@@ -186,7 +183,7 @@ void LtrfStage::b_transport(tlm::tlm_generic_payload& payload, sc_core::sc_time&
     } else if (core_ && a.kind == RfAccessKind::Retire) {
       core_->retire(a.warp_slot, clock_.cycle_at(delay));
     }
-    forward(payload, delay);
+    forward(payload, a, delay);
     return;
   }
   const uint64_t cycle = clock_.cycle_at(delay);
@@ -196,12 +193,14 @@ void LtrfStage::b_transport(tlm::tlm_generic_payload& payload, sc_core::sc_time&
       // A miss or an uncached result goes on as this very transaction (read/write below).
       payload.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
       current_ = &payload;
+      current_access_ = &a;
       const uint64_t ready =
           a.kind == RfAccessKind::Read
               ? core_->read(a.warp_slot, a.arch_reg, a.operand_slot, a.active_mask, cycle,
                             register_of(payload))
               : core_->write(a.warp_slot, a.arch_reg, a.active_mask, register_of(payload), cycle);
       current_ = nullptr;
+      current_access_ = nullptr;
       if (payload.get_response_status() == tlm::TLM_INCOMPLETE_RESPONSE)
         payload.set_response_status(tlm::TLM_OK_RESPONSE);
       clock_.complete_at(delay, ready);
@@ -221,7 +220,7 @@ void LtrfStage::b_transport(tlm::tlm_generic_payload& payload, sc_core::sc_time&
     default:
       break;
   }
-  forward(payload, delay);
+  forward(payload, a, delay);
 }
 
 void LtrfStage::pass_wake(tlm::tlm_generic_payload& payload, RfAccess& a, sc_core::sc_time& delay) {
@@ -232,7 +231,7 @@ void LtrfStage::pass_wake(tlm::tlm_generic_payload& payload, RfAccess& a, sc_cor
   if (phys != kNoPhysical && a.warp_slot < config_.core.max_warps &&
       a.arch_reg < config_.core.regs_per_warp && core_->takes_result(a.warp_slot, a.arch_reg))
     a.phys_reg = kNoPhysical;
-  forward(payload, delay);
+  forward(payload, a, delay);
   a.phys_reg = phys;
 }
 
@@ -261,7 +260,7 @@ tlm::tlm_generic_payload& LtrfStage::collectors_access(const WarpRegister& buffe
 
 uint64_t LtrfStage::send_own(uint64_t cycle, const char* what) {
   tlm::tlm_generic_payload& p = own_.payload();
-  const uint64_t done = send_at(p, clock_, cycle);
+  const uint64_t done = send_at(p, own_.access(), clock_, cycle);
   if (p.is_response_error())
     SC_REPORT_ERROR(
         "warpreg/ltrf",
@@ -273,7 +272,7 @@ MainRegisterFile::Read LtrfStage::read(uint32_t slot, uint16_t reg, uint64_t cyc
                                        WarpRegister& out, MainAccess access) {
   if (access == MainAccess::Operand) {
     tlm::tlm_generic_payload& p = collectors_access(out);
-    return {send_at(p, clock_, cycle), rf_access_of(p).read_lanes};
+    return {send_at(p, *current_access_, clock_, cycle), current_access_->read_lanes};
   }
   own_access(RfAccessKind::Read, &out, slot, reg, kFullMask);
   return {send_own(cycle, "fill from"), own_.access().read_lanes};
@@ -281,7 +280,8 @@ MainRegisterFile::Read LtrfStage::read(uint32_t slot, uint16_t reg, uint64_t cyc
 
 uint64_t LtrfStage::write(uint32_t slot, uint16_t reg, uint64_t cycle, const WarpRegister& value,
                           LaneMask mask, MainAccess access) {
-  if (access == MainAccess::Result) return send_at(collectors_access(value), clock_, cycle);
+  if (access == MainAccess::Result)
+    return send_at(collectors_access(value), *current_access_, clock_, cycle);
   // Stages behind may transform the buffer (a codec): write back a copy.
   write_back_ = value;
   own_access(RfAccessKind::Write, &write_back_, slot, reg, mask);

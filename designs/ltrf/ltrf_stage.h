@@ -137,7 +137,7 @@ class LtrfStage : public OperandStage,
   LtrfCore* core() { return core_.get(); }
 
  protected:
-  void b_transport(tlm::tlm_generic_payload& payload, sc_core::sc_time& delay) override;
+  void transport(tlm::tlm_generic_payload& payload, RfAccess& a, sc_core::sc_time& delay) override;
 
  private:
   // MainRegisterFile: the accesses the controller makes of the main register file.
@@ -154,9 +154,8 @@ class LtrfStage : public OperandStage,
                   LaneMask lanes);
   /// Sends it at `cycle`; an error response stops the run (`what` names it).
   uint64_t send_own(uint64_t cycle, const char* what);
-  /// The payload's RfAccess, or nullptr after refusing a payload the stage cannot serve
-  /// (with the error response).
-  RfAccess* check(tlm::tlm_generic_payload& payload);
+  /// False after refusing an access the stage cannot serve (with the error response).
+  bool check(tlm::tlm_generic_payload& payload, const RfAccess& a);
   void pass_wake(tlm::tlm_generic_payload& payload, RfAccess& access, sc_core::sc_time& delay);
 
   LtrfConfig config_;
@@ -183,6 +182,7 @@ class LtrfStage : public OperandStage,
   std::vector<uint32_t> phys_base_;
   std::vector<uint16_t> cta_of_;
   tlm::tlm_generic_payload* current_ = nullptr;  ///< the collector's access being served
+  RfAccess* current_access_ = nullptr;           ///< its RfAccess
   RfTransaction own_;
   WarpRegister write_back_;
   uint64_t issued_instructions_ = 0;

@@ -205,7 +205,7 @@ void RegMutexStage::move(uint32_t slot, WarpState& w, uint16_t reg, uint32_t fro
     a.operand_slot = 0;
     a.active_mask = kFullMask;
     a.phys_reg = allocator_.physical(slot, index);
-    forward(payload, delay);
+    forward(payload, a, delay);
     if (payload.is_response_error())
       throw std::logic_error(std::string(name()) + ": the operand path refused a compaction MOV");
   };
@@ -283,7 +283,7 @@ void RegMutexStage::send_range(RfAccessKind kind, uint32_t slot, uint32_t first,
   a.arch_reg = kZeroRegister;
   a.phys_reg = first;
   a.regs_per_warp = count;
-  forward(payload, delay);
+  forward(payload, a, delay);
 }
 
 bool RegMutexStage::map(tlm::tlm_generic_payload& payload, RfAccess& a) {
@@ -319,10 +319,8 @@ bool RegMutexStage::map(tlm::tlm_generic_payload& payload, RfAccess& a) {
   return true;
 }
 
-void RegMutexStage::b_transport(tlm::tlm_generic_payload& payload, sc_core::sc_time& delay) {
-  RfAccess* access = checked_rf_access(payload, *this);
-  if (!access) return;
-  RfAccess& a = *access;
+void RegMutexStage::transport(tlm::tlm_generic_payload& payload, RfAccess& a,
+                              sc_core::sc_time& delay) {
   // Without RegMutex (|E_s| = 0) the SM's direct names and allocation stand.
   if (plan_.applied) {
     const uint16_t slot = a.warp_slot;
@@ -364,7 +362,7 @@ void RegMutexStage::b_transport(tlm::tlm_generic_payload& payload, sc_core::sc_t
         break;
     }
   }
-  forward(payload, delay);
+  forward(payload, a, delay);
 }
 
 // ---------------------------------------------------------------- reports

@@ -120,7 +120,7 @@ class RegMutexStage : public OperandStage, public IssueHook, public ReportingBlo
   const RegMutexStats& counters() const { return stats_; }
 
  protected:
-  void b_transport(tlm::tlm_generic_payload& payload, sc_core::sc_time& delay) override;
+  void transport(tlm::tlm_generic_payload& payload, RfAccess& a, sc_core::sc_time& delay) override;
 
  private:
   struct WarpState {

@@ -148,7 +148,7 @@ void RfvStage::send(RfAccessKind kind, uint32_t slot, uint16_t reg, uint32_t phy
   a.phys_reg = phys;
   a.regs_per_warp = count;
   a.active_mask = kFullMask;
-  send_at(payload, clock_, cycle);
+  send_at(payload, a, clock_, cycle);
   if (payload.is_response_error())
     throw std::logic_error(std::string(name()) + ": the operand path refused its own " +
                            std::string(to_string(kind)) + " of physical register " +
@@ -501,10 +501,7 @@ uint64_t RfvStage::end_here(tlm::tlm_generic_payload& payload, sc_core::sc_time&
   return kNever;
 }
 
-void RfvStage::b_transport(tlm::tlm_generic_payload& payload, sc_core::sc_time& delay) {
-  RfAccess* access = checked_rf_access(payload, *this);
-  if (access == nullptr) return;
-  RfAccess& a = *access;
+void RfvStage::transport(tlm::tlm_generic_payload& payload, RfAccess& a, sc_core::sc_time& delay) {
   const uint16_t slot = a.warp_slot;
   if (slot >= warps_.size()) {
     refuse(payload, tlm::TLM_ADDRESS_ERROR_RESPONSE, *this, "warp slot beyond the SM's");
@@ -533,12 +530,12 @@ void RfvStage::b_transport(tlm::tlm_generic_payload& payload, sc_core::sc_time& 
       // Wake, Sleep and the rest pass on with the register's physical name (none when
       // it names no register or one that is not mapped).
       if (a.arch_reg < max_regs) a.phys_reg = table_.core().lookup(slot, a.arch_reg);
-      forward(payload, delay);
+      forward(payload, a, delay);
       return;
   }
   const uint64_t at = translate(payload, a, delay);
   if (at == kNever) return;
-  const uint64_t done = forward_at(payload, delay, clock_, at);
+  const uint64_t done = forward_at(payload, a, delay, clock_, at);
   if (a.kind != RfAccessKind::Read) return;
   WarpState& w = warps_[slot];
   for (uint8_t k = 0; k < w.release_count; ++k) {

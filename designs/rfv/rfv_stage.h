@@ -215,7 +215,7 @@ class RfvStage : public OperandStage, public IssueHook, public ReportingBlock, p
   const RfvProgram& program() const { return compiled_.program; }
 
  protected:
-  void b_transport(tlm::tlm_generic_payload& payload, sc_core::sc_time& delay) override;
+  void transport(tlm::tlm_generic_payload& payload, RfAccess& a, sc_core::sc_time& delay) override;
 
  private:
   /// Per warp slot: the release metadata handled for its next instruction, and the

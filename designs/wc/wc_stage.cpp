@@ -107,10 +107,7 @@ void WcStage::through_codec(BdiUnitPool& unit, WarpRegister& buffer, bdi::Encodi
   encoding = codec_image_.encoding;
 }
 
-void WcStage::b_transport(tlm::tlm_generic_payload& payload, sc_core::sc_time& delay) {
-  RfAccess* access = checked_rf_access(payload, *this);
-  if (!access) return;
-  RfAccess& a = *access;
+void WcStage::transport(tlm::tlm_generic_payload& payload, RfAccess& a, sc_core::sc_time& delay) {
   const uint32_t registers = geometry_.physical_registers();
   switch (a.kind) {
     case RfAccessKind::Read:
@@ -137,7 +134,7 @@ void WcStage::b_transport(tlm::tlm_generic_payload& payload, sc_core::sc_time& d
     default:
       break;
   }
-  forward(payload, delay);
+  forward(payload, a, delay);
 }
 
 void WcStage::read(tlm::tlm_generic_payload& payload, RfAccess& a, sc_core::sc_time& delay) {
@@ -151,7 +148,7 @@ void WcStage::read(tlm::tlm_generic_payload& payload, RfAccess& a, sc_core::sc_t
     // bank is gated), so the arbiter does not read them.
     const uint32_t slices = state_.valid_slices(a.phys_reg) & state_.slices_of(a.read_lanes);
     a.read_lanes &= state_.lanes_of(slices);
-    forward_at(payload, delay, clock_, state_.ready_at(bank, slices, cycle));
+    forward_at(payload, a, delay, clock_, state_.ready_at(bank, slices, cycle));
     payload.set_data_length(popcount32(slices) * geometry_.slice_bytes());
     return;
   }
@@ -160,7 +157,7 @@ void WcStage::read(tlm::tlm_generic_payload& payload, RfAccess& a, sc_core::sc_t
   bdi::Encoding encoding = codec().encoding_of(code);
   const LaneMask lanes = image_lanes(encoding.banks());
   a.read_lanes = lanes;
-  forward_at(payload, delay, clock_, state_.ready_at(bank, state_.slices_of(lanes), cycle));
+  forward_at(payload, a, delay, clock_, state_.ready_at(bank, state_.slices_of(lanes), cycle));
   if (payload.is_response_error()) return;
   ++stats_.compressed_reads;
   through_codec(decompressor_, register_of(payload), encoding, delay);
@@ -184,7 +181,7 @@ tlm::tlm_response_status WcStage::dummy_mov(const RfAccess& a, uint32_t bank, ui
   m.read_lanes = lanes;
   sc_core::sc_time delay;
   energy_.count(indicator_reads_);
-  forward_at(read, delay, clock_, state_.ready_at(bank, state_.slices_of(lanes), cycle));
+  forward_at(read, m, delay, clock_, state_.ready_at(bank, state_.slices_of(lanes), cycle));
   if (read.is_response_error()) return read.get_response_status();
   through_codec(decompressor_, image_, encoding, delay);
   const uint64_t ready = clock_.cycle_at(delay);
@@ -196,7 +193,7 @@ tlm::tlm_response_status WcStage::dummy_mov(const RfAccess& a, uint32_t bank, ui
   tlm::tlm_generic_payload& write = mov_.prepare(RfAccessKind::Write, &image_);
   m.phys_reg = a.phys_reg;
   m.active_mask = kFullMask;
-  forward_at(write, delay, clock_, start);
+  forward_at(write, m, delay, clock_, start);
   state_.set_indicator(a.phys_reg, 0, cycle);
   energy_.count(indicator_writes_);
   energy_.count(mov_flits_, encoding.banks() + kWarpRegisterBytes / kFlitBytes);
@@ -229,7 +226,7 @@ void WcStage::write(tlm::tlm_generic_payload& payload, RfAccess& a, sc_core::sc_
     const uint32_t slices = state_.slices_of(a.active_mask);
     const uint64_t awake = state_.add_valid(phys, bank, slices, cycle);
     if (awake > start) wakeup_stall_cycles_ += awake - start;
-    forward_at(payload, delay, clock_, std::max(start, awake));
+    forward_at(payload, a, delay, clock_, std::max(start, awake));
     payload.set_data_length(popcount32(slices) * geometry_.slice_bytes());
     return;
   }
@@ -251,7 +248,7 @@ void WcStage::write(tlm::tlm_generic_payload& payload, RfAccess& a, sc_core::sc_
   unsigned char* data = payload.get_data_ptr();
   payload.set_data_ptr(image_.bytes());
   a.active_mask = lanes;
-  forward_at(payload, delay, clock_, std::max(compressed_at, awake));
+  forward_at(payload, a, delay, clock_, std::max(compressed_at, awake));
   payload.set_data_ptr(data);
   a.active_mask = kFullMask;
   payload.set_data_length(encoding.banks() * bdi::kBankBytes);

@@ -147,7 +147,7 @@ class WcStage : public OperandStage,
   const BdiDecompressor& decompressor() const { return decompressor_; }
 
  protected:
-  void b_transport(tlm::tlm_generic_payload& payload, sc_core::sc_time& delay) override;
+  void transport(tlm::tlm_generic_payload& payload, RfAccess& a, sc_core::sc_time& delay) override;
 
  private:
   void read(tlm::tlm_generic_payload& payload, RfAccess& a, sc_core::sc_time& delay);

@@ -2,7 +2,8 @@
 // A stage on the operand path between the SM's collectors and the register
 // banks (crossbar, name translation, codec, power control ...). It receives
 // register-file transactions on `target` and forwards them on `initiator`;
-// a stage overrides b_transport to act on the transactions it cares about.
+// a stage overrides transport() to act on the transactions it cares about, each
+// checked once (checked_rf_access) on its way from the SM to the banks.
 #include <tlm_utils/simple_initiator_socket.h>
 #include <tlm_utils/simple_target_socket.h>
 
@@ -11,6 +12,7 @@
 
 #include "common/cycle_clock.h"
 #include "modules/interfaces/direct_transport.h"
+#include "modules/interfaces/rf_access.h"
 
 namespace warpreg {
 
@@ -21,7 +23,7 @@ class OperandStage : public sc_core::sc_module {
 
   explicit OperandStage(sc_core::sc_module_name name)
       : sc_core::sc_module(name), target("target"), initiator("initiator") {
-    target.register_b_transport(this, &OperandStage::transport);
+    target.register_b_transport(this, &OperandStage::receive);
   }
 
   /// True for a stage that rewrites RfAccess::phys_reg (register renaming): the
@@ -35,9 +37,16 @@ class OperandStage : public sc_core::sc_module {
 
   /// What a transaction on `target` reaches, without the socket.
   DirectTransport direct() {
-    return {this, [](void* stage, tlm::tlm_generic_payload& payload, sc_core::sc_time& delay) {
-              static_cast<OperandStage*>(stage)->b_transport(payload, delay);
-            }};
+    DirectTransport d;
+    d.object = this;
+    d.call = [](void* stage, tlm::tlm_generic_payload& payload, sc_core::sc_time& delay) {
+      static_cast<OperandStage*>(stage)->receive(payload, delay);
+    };
+    d.call_checked = [](void* stage, tlm::tlm_generic_payload& payload, RfAccess& access,
+                        sc_core::sc_time& delay) {
+      static_cast<OperandStage*>(stage)->transport(payload, access, delay);
+    };
+    return d;
   }
 
   /// `initiator` is bound to the target `next` reaches (the platform that bound it says
@@ -46,9 +55,11 @@ class OperandStage : public sc_core::sc_module {
   void forward_directly(DirectTransport next) { next_ = next; }
 
  protected:
-  /// Default: pass the transaction on unchanged.
-  virtual void b_transport(tlm::tlm_generic_payload& payload, sc_core::sc_time& delay) {
-    forward(payload, delay);
+  /// The stage's work on a transaction whose RfAccess `a` is checked (checked_rf_access:
+  /// attached and well formed), by this stage or by the hop before it on the direct path.
+  /// A refusal sets the payload's response and returns. Default: pass it on unchanged.
+  virtual void transport(tlm::tlm_generic_payload& payload, RfAccess& a, sc_core::sc_time& delay) {
+    forward(payload, a, delay);
   }
 
   /// Sends a transaction on towards the banks: initiator->b_transport, or the target
@@ -60,49 +71,60 @@ class OperandStage : public sc_core::sc_module {
       initiator->b_transport(payload, delay);
   }
 
-  /// forward() for a transaction at `cycle` of a clock of `ticks_per_cycle` ticks, with
-  /// the annotated delay that names it: when the target bound directly serves at a cycle
-  /// of the same clock (DirectTransport::serve: the banks), it does so, sets `ready` to
-  /// the cycle the returned delay would name and returns true, without converting the
-  /// cycles to a delay and back on either side; otherwise returns false, nothing done.
-  bool serve_next(tlm::tlm_generic_payload& payload, uint64_t ticks_per_cycle, uint64_t cycle,
-                  uint64_t& ready) {
-    return next_.serve != nullptr && next_.ticks_per_cycle == ticks_per_cycle &&
-           next_.serve(next_.object, payload, cycle, ready);
+  /// forward() for a payload whose RfAccess `a` is checked and that the stage has not
+  /// made malformed since (its command and data unchanged): a target bound directly
+  /// takes it without checking it again.
+  void forward(tlm::tlm_generic_payload& payload, RfAccess& a, sc_core::sc_time& delay) {
+    if (next_)
+      next_(payload, a, delay);
+    else
+      initiator->b_transport(payload, delay);
   }
 
-  /// Sends a transaction on at `cycle` of `clock` (not before the cycle `delay` names)
-  /// and returns the cycle it is ready, `delay` then naming it: served by the banks at
-  /// that cycle when they are bound directly (serve_next), else forward() with `delay`
-  /// moved on by the cycles it waits. The caller checks the response (a served access is
-  /// always OK).
-  uint64_t forward_at(tlm::tlm_generic_payload& payload, sc_core::sc_time& delay,
+  /// forward() for a transaction at `cycle` of `clock` (not before the cycle `delay`
+  /// names), whose RfAccess `a` is checked, and returns the cycle it is ready, `delay`
+  /// then naming it: served by the banks at that cycle when they are bound directly
+  /// (DirectTransport::serve), else forward() with `delay` moved on by the cycles
+  /// it waits. The caller checks the response (a served access is always OK).
+  uint64_t forward_at(tlm::tlm_generic_payload& payload, RfAccess& a, sc_core::sc_time& delay,
                       const CycleClock& clock, uint64_t cycle) {
     uint64_t ready = 0;
-    if (serve_next(payload, clock.ticks_per_cycle(), cycle, ready)) {
+    if (serve_next(payload, a, clock, cycle, ready)) {
       clock.complete_at(delay, ready);
       return ready;
     }
     const uint64_t named = clock.cycle_at(delay);
     if (cycle > named) delay += clock.cycles(cycle - named);
-    forward(payload, delay);
+    forward(payload, a, delay);
     return clock.cycle_at(delay);
   }
 
-  /// forward_at for a transaction the stage makes itself, at `cycle` of `clock`, with no
-  /// delay to hand back: returns the cycle it is ready (served: without any time
-  /// conversion).
-  uint64_t send_at(tlm::tlm_generic_payload& payload, const CycleClock& clock, uint64_t cycle) {
+  /// forward_at for a transaction the stage makes itself (RfAccess `a`, well formed by
+  /// construction: RfTransaction), at `cycle` of `clock`, with no delay to hand back:
+  /// returns the cycle it is ready (served: without any time conversion).
+  uint64_t send_at(tlm::tlm_generic_payload& payload, RfAccess& a, const CycleClock& clock,
+                   uint64_t cycle) {
     uint64_t ready = 0;
-    if (serve_next(payload, clock.ticks_per_cycle(), cycle, ready)) return ready;
+    if (serve_next(payload, a, clock, cycle, ready)) return ready;
     sc_core::sc_time delay = clock.delay_until(cycle);
-    forward(payload, delay);
+    forward(payload, a, delay);
     return clock.cycle_at(delay);
   }
 
  private:
-  void transport(tlm::tlm_generic_payload& payload, sc_core::sc_time& delay) {
-    b_transport(payload, delay);
+  /// When the target bound directly serves at a cycle of `clock` (DirectTransport::
+  /// serve: the banks), serves the payload at `cycle`, sets `ready` to the cycle
+  /// the returned delay would name and returns true, without converting the cycles to a
+  /// delay and back on either side; otherwise returns false, nothing done.
+  bool serve_next(tlm::tlm_generic_payload& payload, RfAccess& a, const CycleClock& clock,
+                  uint64_t cycle, uint64_t& ready) {
+    return next_.serve != nullptr && next_.ticks_per_cycle == clock.ticks_per_cycle() &&
+           next_.serve(next_.object, payload, a, cycle, ready);
+  }
+
+  /// `target`'s b_transport: checks the payload (refusing what it cannot serve) first.
+  void receive(tlm::tlm_generic_payload& payload, sc_core::sc_time& delay) {
+    if (RfAccess* a = checked_rf_access(payload, *this)) transport(payload, *a, delay);
   }
 
   DirectTransport next_;

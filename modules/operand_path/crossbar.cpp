@@ -15,11 +15,6 @@ Crossbar::Crossbar(sc_core::sc_module_name name, const Params& params, const pow
       power::scaled(tech, "crossbar_transfer", "transfer_bytes", kFlitBytes) * wire_mm_);
 }
 
-void Crossbar::b_transport(tlm::tlm_generic_payload& payload, sc_core::sc_time& delay) {
-  if (checked_rf_access(payload, *this) == nullptr) return;
-  carry(payload, delay);
-}
-
 nlohmann::json Crossbar::stats(uint64_t end_cycle) {
   energy_.finish(end_cycle);
   nlohmann::json j = energy_.to_json();

@@ -27,17 +27,19 @@ class Crossbar : public OperandStage, public ReportingBlock {
   /// the SM's direct path to the banks counts through it).
   void count_transfer(uint32_t bytes) { energy_.count(flits_, bytes / kFlitBytes); }
 
-  /// What b_transport does with a payload that passes its check: carries it on and counts
-  /// what came back. For an initiator whose payloads are well formed by construction
-  /// (the SM's RfTransaction), called directly (SmModule::use_direct_path).
-  void carry(tlm::tlm_generic_payload& payload, sc_core::sc_time& delay) {
-    forward(payload, delay);
+  /// What b_transport does with a payload that passes its check (RfAccess `a`): carries
+  /// it on and counts what came back. For an initiator whose payloads are well formed by
+  /// construction (the SM's RfTransaction), called directly (SmModule::use_direct_path).
+  void carry(tlm::tlm_generic_payload& payload, RfAccess& a, sc_core::sc_time& delay) {
+    forward(payload, a, delay);
     if (payload.get_data_length() != 0 && payload.is_response_ok())
       count_transfer(payload.get_data_length());
   }
 
  protected:
-  void b_transport(tlm::tlm_generic_payload& payload, sc_core::sc_time& delay) override;
+  void transport(tlm::tlm_generic_payload& payload, RfAccess& a, sc_core::sc_time& delay) override {
+    carry(payload, a, delay);
+  }
 
  private:
   double wire_mm_;

@@ -129,20 +129,19 @@ class RegisterFileModule : public sc_core::sc_module, public ReportingBlock, pub
     return true;
   }
 
-  /// What b_transport does for `payload` with an annotated delay that names `cycle` of
-  /// this clock, for the stage bound straight to the banks (DirectTransport::serve): sets
-  /// `ready` to the cycle the returned delay would name and returns true, or returns
-  /// false having done nothing when the payload needs b_transport (a refusal, or debug
-  /// logging).
-  bool serve_at(tlm::tlm_generic_payload& payload, uint64_t cycle, uint64_t& ready) {
-    RfAccess* a = nullptr;
-    payload.get_extension(a);
-    if (a == nullptr || !well_formed(payload, *a) || log_verbosity_ >= sc_core::SC_DEBUG)
-      return false;
-    const bool access = a->kind == RfAccessKind::Read || a->kind == RfAccessKind::Write;
-    if (access && a->phys_reg >= core_.config().physical_registers()) return false;
+  /// What b_transport does for `payload`, whose RfAccess `a` the caller has checked
+  /// (checked_rf_access), with an annotated delay that names `cycle` of this clock, for
+  /// the stage bound straight to the banks (DirectTransport::serve): sets `ready` to the
+  /// cycle the returned delay would name and returns true, or returns false having done
+  /// nothing when the payload needs b_transport (a register beyond the file: refused; or
+  /// debug logging).
+  bool serve_at(tlm::tlm_generic_payload& payload, const RfAccess& a, uint64_t cycle,
+                uint64_t& ready) {
+    if (log_verbosity_ >= sc_core::SC_DEBUG) return false;
+    const bool access = a.kind == RfAccessKind::Read || a.kind == RfAccessKind::Write;
+    if (access && a.phys_reg >= core_.config().physical_registers()) return false;
     payload.set_response_status(tlm::TLM_OK_RESPONSE);
-    ready = access ? serve(*a, register_of(payload), cycle).ready_cycle : cycle;
+    ready = access ? serve(a, register_of(payload), cycle).ready_cycle : cycle;
     return true;
   }
 
@@ -154,8 +153,9 @@ class RegisterFileModule : public sc_core::sc_module, public ReportingBlock, pub
     d.call = [](void* banks, tlm::tlm_generic_payload& payload, sc_core::sc_time& delay) {
       static_cast<RegisterFileModule*>(banks)->b_transport(payload, delay);
     };
-    d.serve = [](void* banks, tlm::tlm_generic_payload& payload, uint64_t cycle, uint64_t& ready) {
-      return static_cast<RegisterFileModule*>(banks)->serve_at(payload, cycle, ready);
+    d.serve = [](void* banks, tlm::tlm_generic_payload& payload, RfAccess& a, uint64_t cycle,
+                 uint64_t& ready) {
+      return static_cast<RegisterFileModule*>(banks)->serve_at(payload, a, cycle, ready);
     };
     d.ticks_per_cycle = clock_.ticks_per_cycle();
     return d;

@@ -48,10 +48,8 @@ uint64_t ComaModule::take_bank_port(std::vector<uint64_t>& next_free, const RfAc
   return waited;
 }
 
-void ComaModule::b_transport(tlm::tlm_generic_payload& payload, sc_core::sc_time& delay) {
-  RfAccess* access = checked_rf_access(payload, *this);
-  if (!access) return;
-  RfAccess& a = *access;
+void ComaModule::transport(tlm::tlm_generic_payload& payload, RfAccess& a,
+                           sc_core::sc_time& delay) {
   const bool collector_access =
       a.kind == RfAccessKind::Read || (a.kind == RfAccessKind::Wake && a.operand_slot == 0);
   if (collector_access && a.collector != kNoCollector && a.collector >= core_.config().entries) {
@@ -70,7 +68,7 @@ void ComaModule::b_transport(tlm::tlm_generic_payload& payload, sc_core::sc_time
         core_.assign(a.collector, a.active_mask);
         energy_.count(table_writes_);
       }
-      forward(payload, delay);
+      forward(payload, a, delay);
       return;
     case RfAccessKind::Read:
       // A read the SM sent is lane-aligned (all lanes): the mask gates it. One a codec
@@ -94,7 +92,7 @@ void ComaModule::b_transport(tlm::tlm_generic_payload& payload, sc_core::sc_time
       core_.write_mask(a.active_mask);
       break;
     default:
-      forward(payload, delay);
+      forward(payload, a, delay);
       return;
   }
   // A read or a write goes on to the banks at the cycle its bank's port is free.
@@ -109,7 +107,7 @@ void ComaModule::b_transport(tlm::tlm_generic_payload& payload, sc_core::sc_time
       ++conflicted_writes_;
     }
   }
-  forward_at(payload, delay, clock_, at);
+  forward_at(payload, a, delay, clock_, at);
 }
 
 double ComaModule::gated_share() const {

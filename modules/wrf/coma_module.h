@@ -93,7 +93,7 @@ class ComaModule : public OperandStage, public ReportingBlock {
   const power::EnergyAccount* energy_account() const override { return &energy_; }
 
  protected:
-  void b_transport(tlm::tlm_generic_payload& payload, sc_core::sc_time& delay) override;
+  void transport(tlm::tlm_generic_payload& payload, RfAccess& a, sc_core::sc_time& delay) override;
 
  private:
   /// With coma.bank_ports: holds the access at `cycle` back to its bank port's first

@@ -104,10 +104,8 @@ void TricModule::add_signals(Waveform& wave) {
   wave.add_count(prefix + "wakeups", 16, [this] { return energy_.events(wakeup_event_); });
 }
 
-void TricModule::b_transport(tlm::tlm_generic_payload& payload, sc_core::sc_time& delay) {
-  RfAccess* access = checked_rf_access(payload, *this);
-  if (!access) return;
-  RfAccess& a = *access;
+void TricModule::transport(tlm::tlm_generic_payload& payload, RfAccess& a,
+                           sc_core::sc_time& delay) {
   const uint64_t cycle = clock_.cycle_at(delay);
   // Entries outside the file are the banks' to refuse (address error), not TRIC's.
   const uint32_t entries = core_.config().registers;
@@ -115,7 +113,7 @@ void TricModule::b_transport(tlm::tlm_generic_payload& payload, sc_core::sc_time
                             ? uint64_t(a.phys_reg) + a.regs_per_warp
                             : uint64_t(a.phys_reg) + 1;
   if (last > entries) {
-    forward(payload, delay);
+    forward(payload, a, delay);
     return;
   }
   switch (a.kind) {
@@ -132,7 +130,7 @@ void TricModule::b_transport(tlm::tlm_generic_payload& payload, sc_core::sc_time
       const uint32_t reg = a.phys_reg;
       // Held until the entry is ON: sent at the cycle its wake-up ends.
       const uint64_t at = core_.wake(reg, cycle, /*destination=*/false);
-      const uint64_t done = forward_at(payload, delay, clock_, at);
+      const uint64_t done = forward_at(payload, a, delay, clock_, at);
       if (!payload.is_response_ok()) return;
       ++accesses_;
       core_.read_done(reg, done - read_latency_, done, cycle);
@@ -140,7 +138,7 @@ void TricModule::b_transport(tlm::tlm_generic_payload& payload, sc_core::sc_time
     }
     case RfAccessKind::Write: {
       const uint32_t reg = a.phys_reg;
-      const uint64_t done = forward_at(payload, delay, clock_, cycle);
+      const uint64_t done = forward_at(payload, a, delay, clock_, cycle);
       if (!payload.is_response_ok()) return;
       ++accesses_;
       core_.write_done(reg, done - write_latency_, done, cycle);
@@ -149,7 +147,7 @@ void TricModule::b_transport(tlm::tlm_generic_payload& payload, sc_core::sc_time
     default:
       break;
   }
-  forward(payload, delay);
+  forward(payload, a, delay);
 }
 
 nlohmann::json TricModule::stats(uint64_t end_cycle) {

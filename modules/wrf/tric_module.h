@@ -146,7 +146,7 @@ class TricModule : public OperandStage,
   const power::EnergyAccount* energy_account() const override { return &energy_; }
 
  protected:
-  void b_transport(tlm::tlm_generic_payload& payload, sc_core::sc_time& delay) override;
+  void transport(tlm::tlm_generic_payload& payload, RfAccess& a, sc_core::sc_time& delay) override;
 
  private:
   void transition(uint32_t reg, RegPower from, RegPower to, uint64_t cycle) override;

@@ -73,7 +73,7 @@ uint64_t SmModule::access(RfTransaction& txn, uint64_t cycle) {
   }
   sc_core::sc_time delay = clock_.cycles(cycle - synced_cycle_);
   if (direct_path_)
-    direct_path_->carry(txn.payload(), delay);
+    direct_path_->carry(txn.payload(), txn.access(), delay);
   else
     rf_socket->b_transport(txn.payload(), delay);
   // A refusal on the operand path (a block's warning names the block and the fault) ends

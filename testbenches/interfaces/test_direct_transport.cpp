@@ -27,10 +27,10 @@ struct Counting : OperandStage {
   explicit Counting(sc_core::sc_module_name name) : OperandStage(name) {}
 
  protected:
-  void b_transport(tlm::tlm_generic_payload& payload, sc_time& delay) override {
+  void transport(tlm::tlm_generic_payload& payload, RfAccess& a, sc_time& delay) override {
     ++seen;
     delay += sc_time(1, SC_NS);
-    forward(payload, delay);
+    forward(payload, a, delay);
   }
 };
 
@@ -172,18 +172,19 @@ struct AtCycle : OperandStage {
       self->served = false;
       self->target_(payload, delay);
     };
+    noting.call_checked = nullptr;
     if (next.serve)
-      noting.serve = [](void* stage, tlm::tlm_generic_payload& payload, uint64_t cycle,
+      noting.serve = [](void* stage, tlm::tlm_generic_payload& payload, RfAccess& a, uint64_t cycle,
                         uint64_t& ready) {
         auto* self = static_cast<AtCycle*>(stage);
-        return self->target_.serve(self->target_.object, payload, cycle, ready);
+        return self->target_.serve(self->target_.object, payload, a, cycle, ready);
       };
     forward_directly(noting);
   }
   uint64_t send(tlm::tlm_generic_payload& payload, const CycleClock& clock, uint64_t cycle) {
     served = true;
     sc_time delay;
-    return forward_at(payload, delay, clock, cycle);
+    return forward_at(payload, rf_access_of(payload), delay, clock, cycle);
   }
 
  private:

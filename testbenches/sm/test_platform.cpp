@@ -198,9 +198,8 @@ class ProbeStage : public OperandStage, public ReportingBlock {
   nlohmann::json describe() const override { return nlohmann::json::object(); }
 
  protected:
-  void b_transport(tlm::tlm_generic_payload& payload, sc_core::sc_time& delay) override {
+  void transport(tlm::tlm_generic_payload& payload, RfAccess& a, sc_core::sc_time& delay) override {
     initiator->b_transport(payload, delay);
-    const RfAccess& a = rf_access_of(payload);
     if (a.kind == RfAccessKind::Read) {
       ++reads_;
       if (a.arch_reg == corrupt_reg_) register_of(payload).lane[5] ^= 0x100;
@@ -258,10 +257,8 @@ class RefusingStage : public OperandStage {
   explicit RefusingStage(sc_core::sc_module_name name) : OperandStage(name) {}
 
  protected:
-  void b_transport(tlm::tlm_generic_payload& payload, sc_core::sc_time& delay) override {
-    RfAccess* access = checked_rf_access(payload, *this);
-    if (access == nullptr) return;
-    if (access->kind == RfAccessKind::Read && ++reads_ == 3) {
+  void transport(tlm::tlm_generic_payload& payload, RfAccess& a, sc_core::sc_time& delay) override {
+    if (a.kind == RfAccessKind::Read && ++reads_ == 3) {
       refuse(payload, tlm::TLM_ADDRESS_ERROR_RESPONSE, *this, "the test refuses this read");
       return;
     }

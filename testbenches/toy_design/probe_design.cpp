@@ -15,19 +15,15 @@ WARPREG_REGISTER_STATS(ProbeStats);
 ProbeStage::ProbeStage(sc_core::sc_module_name name, const DesignContext& context)
     : OperandStage(name), params_(&context.params), clock_(context.clock) {}
 
-void ProbeStage::b_transport(tlm::tlm_generic_payload& payload, sc_core::sc_time& delay) {
-  RfAccess* access = nullptr;
-  payload.get_extension(access);
-  if (access == nullptr) {
-    payload.set_response_status(tlm::TLM_GENERIC_ERROR_RESPONSE);
-    return;
-  }
-  if (access->kind == RfAccessKind::Read) {
+void ProbeStage::transport(tlm::tlm_generic_payload& payload, RfAccess& a,
+                           sc_core::sc_time& delay) {
+  if (a.kind == RfAccessKind::Read) {
     ++stats_.reads;
     delay += clock_.cycles(params_.extra_cycles);
-  } else if (access->kind == RfAccessKind::Write) {
+  } else if (a.kind == RfAccessKind::Write) {
     ++stats_.writes;
   }
+  // Through the socket, as a design that knows nothing of direct paths would.
   initiator->b_transport(payload, delay);
 }
 

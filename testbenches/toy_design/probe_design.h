@@ -29,7 +29,7 @@ class ProbeStage : public OperandStage, public ReportingBlock {
   nlohmann::json describe() const override;
 
  protected:
-  void b_transport(tlm::tlm_generic_payload& payload, sc_core::sc_time& delay) override;
+  void transport(tlm::tlm_generic_payload& payload, RfAccess& a, sc_core::sc_time& delay) override;
 
  private:
   ProbeParams params_;
