@@ -125,9 +125,11 @@ BankGrant RegisterFileModule::serve(const RfAccess& a, WarpRegister& data, uint6
 }
 
 void RegisterFileModule::b_transport(tlm::tlm_generic_payload& payload, sc_core::sc_time& delay) {
-  const RfAccess* access = checked_rf_access(payload, *this);
-  if (access == nullptr) return;
-  const RfAccess& a = *access;
+  if (const RfAccess* a = checked_rf_access(payload, *this)) transport(payload, *a, delay);
+}
+
+void RegisterFileModule::transport(tlm::tlm_generic_payload& payload, const RfAccess& a,
+                                   sc_core::sc_time& delay) {
   payload.set_response_status(tlm::TLM_OK_RESPONSE);
   if (a.kind != RfAccessKind::Read && a.kind != RfAccessKind::Write) return;
   if (a.phys_reg >= core_.config().physical_registers()) {

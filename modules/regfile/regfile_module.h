@@ -153,6 +153,10 @@ class RegisterFileModule : public sc_core::sc_module, public ReportingBlock, pub
     d.call = [](void* banks, tlm::tlm_generic_payload& payload, sc_core::sc_time& delay) {
       static_cast<RegisterFileModule*>(banks)->b_transport(payload, delay);
     };
+    d.call_checked = [](void* banks, tlm::tlm_generic_payload& payload, RfAccess& a,
+                        sc_core::sc_time& delay) {
+      static_cast<RegisterFileModule*>(banks)->transport(payload, a, delay);
+    };
     d.serve = [](void* banks, tlm::tlm_generic_payload& payload, RfAccess& a, uint64_t cycle,
                  uint64_t& ready) {
       return static_cast<RegisterFileModule*>(banks)->serve_at(payload, a, cycle, ready);
@@ -180,6 +184,8 @@ class RegisterFileModule : public sc_core::sc_module, public ReportingBlock, pub
 
  private:
   void b_transport(tlm::tlm_generic_payload& payload, sc_core::sc_time& delay);
+  /// b_transport for a payload whose RfAccess `a` is checked (checked_rf_access).
+  void transport(tlm::tlm_generic_payload& payload, const RfAccess& a, sc_core::sc_time& delay);
   /// A read or write of a physical register in the file at `cycle`, counted.
   BankGrant serve(const RfAccess& a, WarpRegister& data, uint64_t cycle);
   void note_activity(uint32_t bank, uint64_t cycle);
