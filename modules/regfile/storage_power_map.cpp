@@ -116,7 +116,7 @@ void StoragePowerMap::set_registers(Controller controller, uint32_t first, uint3
   // with TRIC): set_range for a single unit, without its loop and register saves.
   if (first < registers_ && c.registers[first] != s) {
     c.registers[first] = s;
-    update(first, first, first % banks_, 0, cycle);
+    update(first, first, bank_of(first), 0, cycle);
   }
 }
 
@@ -126,7 +126,7 @@ void StoragePowerMap::set_range(ControllerState& c, uint32_t first, uint32_t cou
   for (uint32_t phys = first; phys < end; ++phys) {
     if (c.registers[phys] == s) continue;
     c.registers[phys] = s;
-    const uint32_t bank = phys % banks_;
+    const uint32_t bank = bank_of(phys);
     if (!per_slice_) {
       update(phys, phys, bank, 0, cycle);
     } else {

@@ -70,6 +70,11 @@ class StoragePowerMap final : public StoragePower {
   };
   void rank_wishes();
   static constexpr uint8_t kNever = 255;  ///< the rank of a wish that is never picked
+  /// phys % banks: a mask for a power-of-two bank count (the presets'), since the
+  /// division heads the chain of loads every state change waits on.
+  uint32_t bank_of(uint32_t phys) const {
+    return (banks_ & (banks_ - 1)) == 0 ? phys & (banks_ - 1) : phys % banks_;
+  }
   uint32_t unit_of(uint32_t phys, uint32_t slice) const {
     return per_slice_ ? phys * slices_ + slice : phys;
   }

@@ -16,10 +16,13 @@ ComaCore::ComaCore(const ComaConfig& config) : config_(config) {
   table_.assign(config_.entries, kFullMask);
 }
 
+void ComaCore::out_of_range(uint32_t collector) const {
+  throw std::out_of_range("COMA: collector unit " + std::to_string(collector) + " beyond the " +
+                          std::to_string(table_.size()) + " entries of the mask table");
+}
+
 void ComaCore::assign(uint32_t collector, LaneMask mask) {
-  if (collector >= table_.size())
-    throw std::out_of_range("COMA: collector unit " + std::to_string(collector) + " beyond the " +
-                            std::to_string(table_.size()) + " entries of the mask table");
+  if (collector >= table_.size()) out_of_range(collector);
   table_[collector] = mask;
   ++counters_.table_writes;
   ++counters_.assigned_active_lanes[static_cast<unsigned>(popcount32(mask))];
@@ -32,9 +35,7 @@ void ComaCore::account(LaneMask mask) {
 }
 
 LaneMask ComaCore::read_mask(uint32_t collector, LaneMask expected) {
-  if (collector >= table_.size())
-    throw std::out_of_range("COMA: collector unit " + std::to_string(collector) + " beyond the " +
-                            std::to_string(table_.size()) + " entries of the mask table");
+  if (collector >= table_.size()) out_of_range(collector);
   const LaneMask mask = table_[collector];
   ++counters_.table_reads;
   if (mask != expected) ++counters_.mismatches;

@@ -63,6 +63,8 @@ class ComaCore {
 
  private:
   void account(LaneMask mask);
+  /// Out of line, so that the accessors that check a collector save no registers for it.
+  [[noreturn, gnu::noinline]] void out_of_range(uint32_t collector) const;
   ComaConfig config_;
   std::vector<LaneMask> table_;
   Counters counters_;

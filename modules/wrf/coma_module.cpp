@@ -36,6 +36,12 @@ ComaModule::ComaModule(sc_core::sc_module_name name, const DesignContext& contex
       energy_.add_event("table_reads", "active-mask table reads (one per operand read)", pj);
 }
 
+void ComaModule::refuse_collector(tlm::tlm_generic_payload& payload, uint32_t collector) {
+  refuse(payload, tlm::TLM_GENERIC_ERROR_RESPONSE, *this,
+         "collector unit " + std::to_string(collector) + " beyond the table's " +
+             std::to_string(core_.config().entries));
+}
+
 uint64_t ComaModule::take_bank_port(std::vector<uint64_t>& next_free, const RfAccess& a,
                                     uint64_t& cycle) {
   // Registers outside the file are the banks' to refuse.
@@ -55,9 +61,7 @@ void ComaModule::transport(tlm::tlm_generic_payload& payload, RfAccess& a,
   if (collector_access && a.collector != kNoCollector && a.collector >= core_.config().entries) {
     // No such collector unit: no entry of the table to write or read (kNoCollector: a
     // stage's own access, e.g. a register-file cache's fill).
-    refuse(payload, tlm::TLM_GENERIC_ERROR_RESPONSE, *this,
-           "collector unit " + std::to_string(a.collector) + " beyond the table's " +
-               std::to_string(core_.config().entries));
+    refuse_collector(payload, a.collector);
     return;
   }
   switch (a.kind) {

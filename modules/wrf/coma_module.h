@@ -99,6 +99,10 @@ class ComaModule : public OperandStage, public ReportingBlock {
   /// With coma.bank_ports: holds the access at `cycle` back to its bank port's first
   /// free cycle (moving `cycle` on to it); returns the cycles it waited.
   uint64_t take_bank_port(std::vector<uint64_t>& next_free, const RfAccess& a, uint64_t& cycle);
+  /// The refusal of an access naming no entry of the table, out of line: the message is
+  /// built only then, and transport() saves no registers for it.
+  [[gnu::noinline, gnu::cold]] void refuse_collector(tlm::tlm_generic_payload& payload,
+                                                     uint32_t collector);
 
   ComaParams params_;
   ComaCore core_;
