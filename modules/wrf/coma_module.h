@@ -92,7 +92,10 @@ class ComaModule : public OperandStage, public ReportingBlock {
   nlohmann::json describe() const override;
   const power::EnergyAccount* energy_account() const override { return &energy_; }
 
+  DirectTransport direct() override { return direct_to<ComaModule>(); }
+
  protected:
+  friend class OperandStage;  // direct_to() calls transport() without virtual dispatch
   void transport(tlm::tlm_generic_payload& payload, RfAccess& a, sc_core::sc_time& delay) override;
 
  private:

@@ -145,7 +145,10 @@ class TricModule : public OperandStage,
   void add_signals(Waveform& wave) override;
   const power::EnergyAccount* energy_account() const override { return &energy_; }
 
+  DirectTransport direct() override { return direct_to<TricModule>(); }
+
  protected:
+  friend class OperandStage;  // direct_to() calls transport() without virtual dispatch
   void transport(tlm::tlm_generic_payload& payload, RfAccess& a, sc_core::sc_time& delay) override;
 
  private:
