@@ -72,18 +72,17 @@ class MyStage : public OperandStage, public ReportingBlock {
   }
 
  protected:
-  void b_transport(tlm::tlm_generic_payload& payload, sc_core::sc_time& delay) override {
-    // A payload without RfAccess or malformed gets the TLM error response and a warning.
-    RfAccess* access = checked_rf_access(payload, *this);
-    if (access == nullptr) return;
-    if (access->kind == RfAccessKind::Read) {
+  // Called with the payload's RfAccess checked: a payload without one, or malformed, got
+  // the TLM error response and a warning before it reached this stage.
+  void transport(tlm::tlm_generic_payload& payload, RfAccess& a, sc_core::sc_time& delay) override {
+    if (a.kind == RfAccessKind::Read) {
       ++stats_.reads;
       stats_.added_cycles += params_.extra_cycles;
       delay += clock_.cycles(params_.extra_cycles);
-    } else if (access->kind == RfAccessKind::Write) {
+    } else if (a.kind == RfAccessKind::Write) {
       ++stats_.writes;
     }
-    initiator->b_transport(payload, delay);
+    forward(payload, a, delay);
   }
 
  private:

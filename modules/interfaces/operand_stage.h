@@ -80,18 +80,10 @@ class OperandStage : public sc_core::sc_module {
     forward(payload, a, delay);
   }
 
-  /// Sends a transaction on towards the banks: initiator->b_transport, or the target
-  /// it is bound to directly when that is known (forward_directly).
-  void forward(tlm::tlm_generic_payload& payload, sc_core::sc_time& delay) {
-    if (next_)
-      next_(payload, delay);
-    else
-      initiator->b_transport(payload, delay);
-  }
-
-  /// forward() for a payload whose RfAccess `a` is checked and that the stage has not
-  /// made malformed since (its command and data unchanged): a target bound directly
-  /// takes it without checking it again.
+  /// Sends a transaction on towards the banks: initiator->b_transport, or the target it is
+  /// bound to directly when that is known (forward_directly). Its RfAccess `a` is checked
+  /// and the stage has not made the payload malformed since (its command and data
+  /// unchanged): a target bound directly takes it without checking it again.
   void forward(tlm::tlm_generic_payload& payload, RfAccess& a, sc_core::sc_time& delay) {
     if (next_)
       next_(payload, a, delay);
