@@ -129,19 +129,15 @@ class RegisterFileModule : public sc_core::sc_module, public ReportingBlock, pub
     return true;
   }
 
-  /// What b_transport does for `payload`, whose RfAccess `a` the caller has checked
-  /// (checked_rf_access), with an annotated delay that names `cycle` of this clock, for
-  /// the stage bound straight to the banks (DirectTransport::serve): sets `ready` to the
-  /// cycle the returned delay would name and returns true, or returns false having done
-  /// nothing when the payload needs b_transport (a register beyond the file: refused; or
-  /// debug logging).
+  /// serve_direct for `payload`, whose RfAccess `a` the caller has checked
+  /// (checked_rf_access), at `cycle` of this clock, answering OK when served: for the
+  /// stage bound straight to the banks (DirectTransport::serve). `ready` is the cycle
+  /// b_transport's delay would name.
   bool serve_at(tlm::tlm_generic_payload& payload, const RfAccess& a, uint64_t cycle,
                 uint64_t& ready) {
-    if (log_verbosity_ >= sc_core::SC_DEBUG) return false;
-    const bool access = a.kind == RfAccessKind::Read || a.kind == RfAccessKind::Write;
-    if (access && a.phys_reg >= core_.config().physical_registers()) return false;
+    if (!serve_direct(a, reinterpret_cast<WarpRegister*>(payload.get_data_ptr()), cycle, ready))
+      return false;
     payload.set_response_status(tlm::TLM_OK_RESPONSE);
-    ready = access ? serve(a, register_of(payload), cycle).ready_cycle : cycle;
     return true;
   }
 
