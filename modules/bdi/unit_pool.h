@@ -13,11 +13,16 @@ class UnitPool {
   uint32_t units() const { return static_cast<uint32_t>(next_free_.size()); }
   /// Reserves the unit free earliest at or after `cycle`; returns the start cycle.
   uint64_t acquire(uint64_t cycle) {
-    uint64_t* best = &next_free_[0];
-    for (uint64_t& f : next_free_)
-      if (f < *best) best = &f;
-    const uint64_t start = *best > cycle ? *best : cycle;
-    *best = start + 1;
+    // The first unit free earliest, picked without a branch per unit (a select).
+    uint32_t best = 0;
+    uint64_t earliest = next_free_[0];
+    for (uint32_t u = 1; u < next_free_.size(); ++u) {
+      const bool earlier = next_free_[u] < earliest;
+      earliest = earlier ? next_free_[u] : earliest;
+      best = earlier ? u : best;
+    }
+    const uint64_t start = earliest > cycle ? earliest : cycle;
+    next_free_[best] = start + 1;
     ++activations_;
     if (start != cycle) {
       ++contended_;

@@ -11,7 +11,10 @@ namespace warpreg {
 class LaneSlices {
  public:
   /// `slices` must divide 32 (RegFileConfig::validate checks rf.lane_slices).
-  explicit LaneSlices(uint32_t slices = 1) : slices_(slices), lanes_(kWarpSize / slices) {
+  explicit LaneSlices(uint32_t slices = 1)
+      : slices_(slices),
+        lanes_(kWarpSize / slices),
+        all_(slices == 32 ? 0xffffffffu : (1u << slices) - 1u) {
     for (uint32_t byte = 0; byte < 256; ++byte) {
       uint8_t folded = 0;
       LaneMask expanded = 0;
@@ -26,12 +29,14 @@ class LaneSlices {
   }
 
   /// Every slice's bit.
-  uint32_t all() const { return slices_ == 32 ? 0xffffffffu : (1u << slices_) - 1u; }
+  uint32_t all() const { return all_; }
 
   /// The slices holding any lane of `lanes` (forced inline: GCC kept it out of line for
   /// WC's stage, which converts several masks per access).
   [[gnu::always_inline]] uint32_t slices_of(LaneMask lanes) const {
     if (lanes_ == 1) return lanes;
+    // Most accesses are whole warps (WC converts several masks per access).
+    if (lanes == kFullMask) return all_;
     if (lanes_ == 32) return lanes ? 1u : 0u;
     if (lanes_ == 16) return ((lanes & 0xffffu) ? 1u : 0u) | ((lanes >> 16) ? 2u : 0u);
     const uint32_t per_byte = 8 / lanes_;  // slices per byte of the mask
@@ -57,6 +62,7 @@ class LaneSlices {
 
   uint32_t slices_;
   uint32_t lanes_;
+  uint32_t all_;
   uint8_t to_slices_[256];  ///< a byte of lanes -> its slices (lanes per slice <= 8)
   LaneMask to_lanes_[256];  ///< a byte of slices -> their lanes (slices 8k..8k+7 from lane 0)
 };

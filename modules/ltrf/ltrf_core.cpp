@@ -145,7 +145,10 @@ void LtrfCore::evict(uint32_t slot, uint16_t reg, uint64_t cycle, bool write_bac
   } else if (e.dirty) {
     ++counters_.dropped_dead;
   }
-  e = CacheEntry{};
+  // The value stays: nothing reads an entry outside the cached set, and the next fetch
+  // or allocation resets the whole entry.
+  e.valid_lanes = 0;
+  e.dirty = false;
   allocation_.release_bank(slot, reg);
   w.wcb.cached.reset(reg);
   ++counters_.evicted;
