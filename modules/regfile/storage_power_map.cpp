@@ -12,9 +12,7 @@ StoragePowerMap::StoragePowerMap(uint32_t registers, uint32_t slices, uint32_t b
     : registers_(registers), slices_(slices), banks_(banks) {
   if (registers == 0 || slices == 0 || slices > 32 || banks == 0)
     throw std::invalid_argument("storage power map: registers, slices (1..32) and banks > 0");
-  state_.assign(registers, static_cast<uint8_t>(PowerState::On));
-  fraction_.assign(registers, 1.0);
-  since_.assign(registers, 0);
+  units_.assign(registers, Unit{1.0, 0, static_cast<uint8_t>(PowerState::On)});
   column_counts_.assign(size_t(banks) * slices * power::kPowerStateCount, 0);
   for (uint32_t phys = 0; phys < registers; ++phys)
     ++column_counts_[size_t(phys % banks) * slices * power::kPowerStateCount +
@@ -82,16 +80,17 @@ void StoragePowerMap::rank_wishes() {
     rank = std::min({rank, c.rank[c.registers[phys]], c.rank[c.banks[column]]});
   const uint8_t state = by_rank_[rank].state;
   const double best = by_rank_[rank].fraction;
-  const uint8_t was = state_[unit];
-  const double was_fraction = fraction_[unit];
+  Unit& u = units_[unit];
+  const uint8_t was = u.state;
+  const double was_fraction = u.fraction;
   if (state == was && best == was_fraction) return;
   const uint32_t weight = per_slice ? 1 : slices;
-  const uint64_t since = since_[unit];
+  const uint64_t since = u.since;
   if (cycle > since) {
     const uint64_t dt = cycle - since;
     state_cycles_[was] += dt * weight;
     on_cycles_ += was_fraction * double(dt) * weight;
-    since_[unit] = cycle;
+    u.since = cycle;
   }
   uint32_t* const counts =
       &column_counts_[size_t(bank * slices + (per_slice ? slice : 0)) * power::kPowerStateCount];
@@ -100,8 +99,8 @@ void StoragePowerMap::rank_wishes() {
   const auto on = static_cast<uint8_t>(PowerState::On);
   if (was == on && state != on) low_power_cells_ += weight;
   if (was != on && state == on) low_power_cells_ -= weight;
-  state_[unit] = state;
-  fraction_[unit] = best;
+  u.state = state;
+  u.fraction = best;
 }
 
 void StoragePowerMap::set_registers(Controller controller, uint32_t first, uint32_t count,
@@ -137,18 +136,10 @@ void StoragePowerMap::set_range(ControllerState& c, uint32_t first, uint32_t cou
 }
 
 void StoragePowerMap::split_slices() {
-  std::vector<uint8_t> state(size_t(registers_) * slices_);
-  std::vector<double> fraction(state.size());
-  std::vector<uint64_t> since(state.size());
+  std::vector<Unit> units(size_t(registers_) * slices_);
   for (uint32_t phys = 0; phys < registers_; ++phys)
-    for (uint32_t s = 0; s < slices_; ++s) {
-      state[phys * slices_ + s] = state_[phys];
-      fraction[phys * slices_ + s] = fraction_[phys];
-      since[phys * slices_ + s] = since_[phys];
-    }
-  state_ = std::move(state);
-  fraction_ = std::move(fraction);
-  since_ = std::move(since);
+    for (uint32_t s = 0; s < slices_; ++s) units[phys * slices_ + s] = units_[phys];
+  units_ = std::move(units);
   // Every slice of a bank now counts what slice 0 counted for whole registers.
   for (uint32_t bank = 0; bank < banks_; ++bank)
     for (uint32_t s = 1; s < slices_; ++s)
@@ -174,17 +165,17 @@ void StoragePowerMap::set_bank(Controller controller, uint32_t bank, uint32_t sl
 
 void StoragePowerMap::finish(uint64_t cycle) {
   const uint32_t weight = per_slice_ ? 1 : slices_;
-  for (size_t unit = 0; unit < state_.size(); ++unit) {
-    if (cycle <= since_[unit]) continue;
-    const uint64_t dt = cycle - since_[unit];
-    state_cycles_[state_[unit]] += dt * weight;
-    on_cycles_ += fraction_[unit] * double(dt) * weight;
-    since_[unit] = cycle;
+  for (Unit& u : units_) {
+    if (cycle <= u.since) continue;
+    const uint64_t dt = cycle - u.since;
+    state_cycles_[u.state] += dt * weight;
+    on_cycles_ += u.fraction * double(dt) * weight;
+    u.since = cycle;
   }
 }
 
 PowerState StoragePowerMap::state_of(uint32_t phys, uint32_t slice) const {
-  return static_cast<PowerState>(state_[unit_of(phys, slice)]);
+  return static_cast<PowerState>(units_[unit_of(phys, slice)].state);
 }
 
 }  // namespace warpreg
