@@ -75,17 +75,17 @@ TricModule::TricModule(sc_core::sc_module_name name, const DesignContext& contex
         fraction_[static_cast<unsigned>(state)];
   fractions.of[static_cast<unsigned>(power::PowerState::Gated)] = off_fraction;
   controller_ = storage_.add_controller(block, fractions, power::PowerState::Off);
-  entry_state_.assign(core_.config().registers, RegPower::Off);
+  entry_state_.assign(core_.config().registers, EntryState{});
   entries_in_[static_cast<unsigned>(RegPower::Off)] = core_.config().registers;
-  entry_since_.assign(core_.config().registers, 0);
 }
 
 void TricModule::transition(uint32_t reg, RegPower from, RegPower to, uint64_t cycle) {
-  entry_cycles_[static_cast<unsigned>(entry_state_[reg])] += cycle - entry_since_[reg];
-  --entries_in_[static_cast<unsigned>(entry_state_[reg])];
+  EntryState& e = entry_state_[reg];
+  entry_cycles_[static_cast<unsigned>(e.state)] += cycle - e.since;
+  --entries_in_[static_cast<unsigned>(e.state)];
   ++entries_in_[static_cast<unsigned>(to)];
-  entry_state_[reg] = to;
-  entry_since_[reg] = cycle;
+  e.state = to;
+  e.since = cycle;
   if (to == RegPower::On)
     energy_.count(wakeup_event_);
   else if (from == RegPower::On && to == RegPower::Drowsy)
@@ -153,10 +153,10 @@ void TricModule::transport(tlm::tlm_generic_payload& payload, RfAccess& a,
 nlohmann::json TricModule::stats(uint64_t end_cycle) {
   core_.flush(end_cycle);
   energy_.finish(end_cycle);
-  for (uint32_t reg = 0; reg < entry_state_.size(); ++reg) {
-    if (end_cycle <= entry_since_[reg]) continue;
-    entry_cycles_[static_cast<unsigned>(entry_state_[reg])] += end_cycle - entry_since_[reg];
-    entry_since_[reg] = end_cycle;
+  for (EntryState& e : entry_state_) {
+    if (end_cycle <= e.since) continue;
+    entry_cycles_[static_cast<unsigned>(e.state)] += end_cycle - e.since;
+    e.since = end_cycle;
   }
   const TricConfig& c = core_.config();
   const TricCore::Counters& k = core_.counters();

@@ -169,12 +169,14 @@ class TricModule : public OperandStage,
   power::EnergyAccount::EventId wakeup_event_, sleep_event_, launch_event_;
   TricCore core_;
   /// TRIC's own view of its entries, integrated per entry at its changes (each entry's
-  /// come in cycle order): state and cycle of the latest change, and entry-cycles per
-  /// state up to those.
-  std::vector<RegPower> entry_state_;
+  /// come in cycle order): state and cycle of the latest change, side by side (one cache
+  /// line per change), and entry-cycles per state up to those.
+  struct EntryState {
+    uint64_t since = 0;
+    RegPower state = RegPower::Off;
+  };
+  std::vector<EntryState> entry_state_;
   uint32_t entries_in_[3] = {};  ///< entries in each RegPower state now (waveforms)
-
-  std::vector<uint64_t> entry_since_;
   uint64_t entry_cycles_[3] = {};
   TricStats stats_;
   const ComaModule* coma_ = nullptr;
