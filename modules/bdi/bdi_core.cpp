@@ -290,7 +290,7 @@ void pack_base4_in_place(WarpRegister& r, unsigned delta) {
     count = 4;
     at = 2;
   }
-  std::memset(r.bytes(), 0, kWarpRegisterBytes);
+  r.clear();
   for (unsigned k = 0; k < count; ++k)
     _mm_storeu_si128(reinterpret_cast<__m128i*>(r.bytes() + at + 16 * k), packed[k]);
   r.lane[0] = b;

@@ -101,16 +101,14 @@ uint64_t LtrfCore::shared_write(uint32_t slot, uint16_t reg, LaneMask mask,
         ++counters_.written_back;
       }
       shared_index_[size_t(v.warp) * 256 + v.reg] = kNoEntry;
-      v = CacheEntry{};
+      v.reset();
       shared_slots_.deallocate(victim);
       ++counters_.evicted;
       free = shared_slots_.allocate();
     }
     idx = static_cast<uint16_t>(free);
     CacheEntry& fresh = cache_.entry(idx);
-    fresh = CacheEntry{};
-    fresh.reg = reg;
-    fresh.warp = static_cast<uint16_t>(slot);
+    fresh.reset(reg, static_cast<uint16_t>(slot));
   }
   CacheEntry& e = cache_.entry(idx);
   e.value.merge(value, mask);
@@ -123,7 +121,7 @@ void LtrfCore::shared_drop(uint32_t slot) {
   for (uint32_t r = 0; r < 256; ++r) {
     uint16_t& idx = shared_index_[size_t(slot) * 256 + r];
     if (idx == kNoEntry) continue;
-    cache_.entry(idx) = CacheEntry{};
+    cache_.entry(idx).reset();
     shared_slots_.deallocate(idx);
     idx = kNoEntry;
   }
@@ -165,9 +163,7 @@ void LtrfCore::fetch_working_set(uint32_t slot, uint64_t cycle) {
       throw std::logic_error("ltrf: a working set does not fit the warp's cache banks");
     w.wcb.cached.set(reg);
     CacheEntry& e = entry(slot, reg);
-    e = CacheEntry{};
-    e.reg = reg;
-    e.warp = static_cast<uint16_t>(slot);
+    e.reset(reg, static_cast<uint16_t>(slot));
     // LTRF+ only allocates a dead register: its first access is a write (§3.2).
     if (config_.mode == LtrfMode::LtrfPlus && !w.wcb.live.test(reg)) {
       ++counters_.allocated_dead;
@@ -410,9 +406,7 @@ uint64_t LtrfCore::write(uint32_t slot, uint16_t reg, LaneMask mask, const WarpR
     }
     w.wcb.cached.set(reg);
     CacheEntry& e = entry(slot, reg);
-    e = CacheEntry{};
-    e.reg = reg;
-    e.warp = static_cast<uint16_t>(slot);
+    e.reset(reg, static_cast<uint16_t>(slot));
   }
   if (w.status == Status::Active && w.wcb.cached.test(reg)) {
     CacheEntry& e = entry(slot, reg);

@@ -29,6 +29,15 @@ struct CacheEntry {
   bool dirty = false;        ///< written since it was fetched
   uint16_t reg = 0;          ///< the architected register it holds
   uint16_t warp = 0;         ///< and its warp slot
+
+  /// As a new CacheEntry{} holding `for_reg` of `of_warp`, without a memset.
+  void reset(uint16_t for_reg = 0, uint16_t of_warp = 0) {
+    value.clear();
+    valid_lanes = 0;
+    dirty = false;
+    reg = for_reg;
+    warp = of_warp;
+  }
 };
 
 class RegisterFileCacheCore {
