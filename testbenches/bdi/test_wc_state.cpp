@@ -98,3 +98,19 @@ TEST_CASE("wc state: pipelined units accept one operation per cycle each", "[bdi
   CHECK(pool.contended() == 3);
   CHECK(pool.wait_cycles() == 1 + 1 + 2);
 }
+
+TEST_CASE("wc state: an operation takes the unit free earliest, wherever it is in the pool",
+          "[bdi][units]") {
+  UnitPool pool(3);
+  CHECK(pool.acquire(6) == 6);  // unit 0 free from 7
+  CHECK(pool.acquire(4) == 4);  // unit 1 free from 5
+  CHECK(pool.acquire(8) == 8);  // unit 2 free from 9
+  CHECK(pool.acquire(0) == 5);  // the middle unit
+  CHECK(pool.acquire(0) == 6);  // again: free from 6, before unit 0's 7
+  CHECK(pool.acquire(0) == 7);  // units 0 and 1 free from 7
+  CHECK(pool.acquire(0) == 7);
+  CHECK(pool.acquire(0) == 8);
+  CHECK(pool.acquire(0) == 8);
+  CHECK(pool.acquire(0) == 9);
+  CHECK(pool.wait_cycles() == 5 + 6 + 7 + 7 + 8 + 8 + 9);
+}

@@ -43,3 +43,10 @@ TEST_CASE("warp register: merge and equal_on follow the mask lane by lane", "[co
   x.merge(y, 0);
   CHECK(x.lane[3] == 0);
 }
+
+TEST_CASE("warp register: clear zeroes every lane", "[common][register]") {
+  WarpRegister r;
+  for (unsigned i = 0; i < kWarpSize; ++i) r.lane[i] = 0x9e3779b9u * (i + 1);
+  r.clear();
+  for (unsigned i = 0; i < kWarpSize; ++i) REQUIRE(r.lane[i] == 0);
+}

@@ -193,6 +193,25 @@ TEST_CASE("register-file cache core: one read and one write port and one link pe
   CHECK_THROWS_AS(RegisterFileCacheCore(Ltrf::cache_config(0, 2)), std::invalid_argument);
 }
 
+TEST_CASE("register-file cache entry: reset leaves it as a new entry for its register",
+          "[ltrf][core]") {
+  CacheEntry e;
+  for (unsigned i = 0; i < kWarpSize; ++i) e.value.lane[i] = i + 1;
+  e.valid_lanes = 0xf0f0f0f0u;
+  e.dirty = true;
+  e.reg = 7;
+  e.warp = 3;
+  e.reset(12, 5);
+  for (unsigned i = 0; i < kWarpSize; ++i) REQUIRE(e.value.lane[i] == 0);
+  CHECK(e.valid_lanes == 0);
+  CHECK_FALSE(e.dirty);
+  CHECK(e.reg == 12);
+  CHECK(e.warp == 5);
+  e.reset();
+  CHECK(e.reg == 0);
+  CHECK(e.warp == 0);
+}
+
 TEST_CASE("table 2 rows carry the seed's multipliers", "[ltrf][core]") {
   CHECK(main_rf_technology(1).latency == 1.0);
   CHECK(main_rf_technology(6).latency == 5.3);
