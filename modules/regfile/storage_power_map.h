@@ -93,6 +93,7 @@ class StoragePowerMap final : public StoragePower {
   uint8_t no_wish_rank_ = 0;     ///< the rank of "ON at fraction 2.0", where update() starts
   std::vector<std::string> names_;
   /// A unit's state, in 16 bytes: a state change touches one cache line, not three.
+  /// Cycles fit 56 bits up to 7.2e16 (over two years of simulated time at 1 GHz).
   struct Unit {
     double fraction;      ///< leakage fraction now
     uint64_t since : 56;  ///< cycle of its last change
