@@ -129,6 +129,7 @@ class WcStage : public OperandStage,
   IssueVerdict before_issue(uint32_t, uint32_t, uint32_t, const WarpInst&, uint64_t) override {
     return IssueVerdict::Issue;
   }
+  bool may_hold() const override { return false; }
   void issued(uint32_t, uint32_t, const WarpInst& inst, uint64_t) override {
     ++stats_.warp_instructions;
     if (inst.active != kFullMask) ++divergent_instructions_;

@@ -46,6 +46,10 @@ class IssueHook {
   /// again in the same cycle.
   virtual IssueVerdict before_issue(uint32_t slot, uint32_t cta_slot, uint32_t index,
                                     const WarpInst& inst, uint64_t now) = 0;
+  /// False for a hook whose before_issue always answers Issue and does nothing else (it
+  /// only listens, e.g. to issued()): the SM then never asks it, which saves a call per
+  /// warp and probe. Asked once, when the SM registers the hook.
+  virtual bool may_hold() const { return true; }
   /// Where this hook parks warps, given once when the SM registers it; a hook that never
   /// parks ignores it.
   virtual void attach_parking(WarpParking* /*parking*/) {}

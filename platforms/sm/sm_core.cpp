@@ -187,6 +187,8 @@ inline int SmCore::free_collector(UnitType t) const {
 void SmCore::add_issue_hook(IssueHook* hook) {
   if (hooks_.size() >= kNotParked) throw std::logic_error("too many issue hooks");
   hooks_.push_back(hook);
+  hook_asked_.push_back(hook->may_hold() ? 1 : 0);
+  asked_hooks_ += hook_asked_.back();
   parkings_.push_back(std::make_unique<HookParking>(*this, uint8_t(hooks_.size() - 1)));
   hook->attach_parking(parkings_.back().get());
 }
@@ -194,6 +196,7 @@ void SmCore::add_issue_hook(IssueHook* hook) {
 IssueVerdict SmCore::ask_hooks(uint32_t slot, uint64_t now) {
   const Warp& w = warps_[slot];
   for (uint32_t i = 0; i < hooks_.size(); ++i) {
+    if (!hook_asked_[i]) continue;  // never holds a warp, nor parks one
     IssueHook* hook = hooks_[i];
     if (parked(w, i, now)) {
       hook->parked_probe(slot, now);  // a later hook: always called
@@ -250,7 +253,7 @@ bool SmCore::can_issue_next(uint32_t slot) {
       return false;
     }
   }
-  if (hooks_.empty()) return true;
+  if (asked_hooks_ == 0) return true;
   switch (ask_hooks(slot, issue_cycle_)) {
     case IssueVerdict::Issue:
       return true;
@@ -738,7 +741,7 @@ std::string SmCore::warp_report(uint64_t now) const {
       out << "waits for a free " << kUnitNames[static_cast<unsigned>(unit_of(inst.cls))]
           << " collector unit\n";
     else
-      out << "ready to issue" << (hooks_.empty() ? "" : " (an issue hook may hold it)") << "\n";
+      out << "ready to issue" << (asked_hooks_ == 0 ? "" : " (an issue hook may hold it)") << "\n";
   }
   for (const IssueHook* hook : hooks_) out << hook->wait_report();
   return out.str();

@@ -283,6 +283,43 @@ TEST_CASE("an issue hook can resolve a stall instead of a deadlock", "[sm][core]
   CHECK(hook.resolves == 1);
 }
 
+namespace {
+/// Says it never holds a warp (IssueHook::may_hold): counts what the SM calls.
+class ListeningHook : public IssueHook {
+ public:
+  int asked = 0;
+  int issued_count = 0;
+  IssueVerdict before_issue(uint32_t, uint32_t, uint32_t, const WarpInst&, uint64_t) override {
+    ++asked;
+    return IssueVerdict::Issue;
+  }
+  bool may_hold() const override { return false; }
+  void issued(uint32_t, uint32_t, const WarpInst&, uint64_t) override { ++issued_count; }
+};
+}  // namespace
+
+TEST_CASE("a hook that never holds a warp is not asked, only told", "[sm][core][hook]") {
+  for (const bool behind_a_gate : {false, true}) {
+    INFO("behind a hook that holds warps: " << behind_a_gate);
+    FixedWorkload w(one_warp(2), {chain()});
+    StorePort port;
+    ShadowRegisterFile shadow(48, 256);
+    SmCore core(SmConfig{}, w, port, shadow);
+    ListeningHook listener;
+    RecordingHook gate;
+    gate.open_at = 3;
+    core.add_issue_hook(&listener);
+    if (behind_a_gate) core.add_issue_hook(&gate);
+    run(core);
+    REQUIRE(core.done());
+    REQUIRE_FALSE(core.failed());
+    CHECK(listener.asked == 0);
+    CHECK(listener.issued_count == int(core.counters().warp_instructions));
+    CHECK((core.counters().hook_waits > 0) == behind_a_gate);
+    CHECK(core.counters().metadata_instructions == (behind_a_gate ? 2u : 0u));
+  }
+}
+
 TEST_CASE("two-level scheduling: warps at a barrier leave the ready queue",
           "[sm][core][scheduler]") {
   // Ready queue of two, four warps. Warps 0-2 go straight to the barrier; warp 3 first
