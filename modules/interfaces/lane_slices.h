@@ -35,8 +35,7 @@ class LaneSlices {
   /// WC's stage, which converts several masks per access).
   [[gnu::always_inline]] uint32_t slices_of(LaneMask lanes) const {
     if (lanes_ == 1) return lanes;
-    // Most accesses are whole warps (WC converts several masks per access).
-    if (lanes == kFullMask) return all_;
+    if (lanes == kFullMask) return all_;  // most accesses are whole warps
     if (lanes_ == 32) return lanes ? 1u : 0u;
     if (lanes_ == 16) return ((lanes & 0xffffu) ? 1u : 0u) | ((lanes >> 16) ? 2u : 0u);
     const uint32_t per_byte = 8 / lanes_;  // slices per byte of the mask
