@@ -187,16 +187,14 @@ inline int SmCore::free_collector(UnitType t) const {
 void SmCore::add_issue_hook(IssueHook* hook) {
   if (hooks_.size() >= kNotParked) throw std::logic_error("too many issue hooks");
   hooks_.push_back(hook);
-  hook_asked_.push_back(hook->may_hold() ? 1 : 0);
-  asked_hooks_ += hook_asked_.back();
+  if (hook->may_hold()) asked_hooks_.push_back(uint8_t(hooks_.size() - 1));
   parkings_.push_back(std::make_unique<HookParking>(*this, uint8_t(hooks_.size() - 1)));
   hook->attach_parking(parkings_.back().get());
 }
 
 IssueVerdict SmCore::ask_hooks(uint32_t slot, uint64_t now) {
   const Warp& w = warps_[slot];
-  for (uint32_t i = 0; i < hooks_.size(); ++i) {
-    if (!hook_asked_[i]) continue;  // never holds a warp, nor parks one
+  for (const uint8_t i : asked_hooks_) {
     IssueHook* hook = hooks_[i];
     if (parked(w, i, now)) {
       hook->parked_probe(slot, now);  // a later hook: always called
@@ -253,7 +251,7 @@ bool SmCore::can_issue_next(uint32_t slot) {
       return false;
     }
   }
-  if (asked_hooks_ == 0) return true;
+  if (asked_hooks_.empty()) return true;
   switch (ask_hooks(slot, issue_cycle_)) {
     case IssueVerdict::Issue:
       return true;
@@ -741,7 +739,8 @@ std::string SmCore::warp_report(uint64_t now) const {
       out << "waits for a free " << kUnitNames[static_cast<unsigned>(unit_of(inst.cls))]
           << " collector unit\n";
     else
-      out << "ready to issue" << (asked_hooks_ == 0 ? "" : " (an issue hook may hold it)") << "\n";
+      out << "ready to issue" << (asked_hooks_.empty() ? "" : " (an issue hook may hold it)")
+          << "\n";
   }
   for (const IssueHook* hook : hooks_) out << hook->wait_report();
   return out.str();

@@ -315,9 +315,9 @@ class SmCore {
   CalendarQueue<Event> events_;
   std::array<uint32_t, kUnitTypes> free_collectors_{};
   std::vector<IssueHook*> hooks_;
-  /// Per hook: asked before an issue (IssueHook::may_hold); and how many are.
-  std::vector<uint8_t> hook_asked_;
-  uint32_t asked_hooks_ = 0;
+  /// The hooks asked before an issue, by index into hooks_, in order: those that may
+  /// hold a warp (IssueHook::may_hold). A hook that never holds one never parks one either.
+  std::vector<uint8_t> asked_hooks_;
   std::vector<std::unique_ptr<HookParking>> parkings_;  ///< one per hook, same order
   /// Warps seen in this cycle's pick that cannot issue for a long time (held by a hook,
   /// waiting at a barrier): the two-level scheduler moves them out of its ready queue.
