@@ -67,7 +67,14 @@ class StoragePowerMap final : public StoragePower {
   struct Ranked {
     uint8_t state;
     double fraction;
+    /// The order of picking: a lower fraction first, the deeper state among equal ones.
+    static bool before(const Ranked& a, const Ranked& b) {
+      return a.fraction < b.fraction || (a.fraction == b.fraction && a.state > b.state);
+    }
   };
+  /// The rank of a (state, fraction) that by_rank_ holds.
+  uint8_t rank_of(Ranked wish) const;
+  /// Ranks the wishes of every controller, and keeps each unit's state and fraction.
   void rank_wishes();
   static constexpr uint8_t kNever = 255;  ///< the rank of a wish that is never picked
   /// phys % banks: a mask for a power-of-two bank count (the presets'), since the
@@ -81,6 +88,13 @@ class StoragePowerMap final : public StoragePower {
   /// Recomputes a unit's state from every controller and integrates the change.
   /// `bank` is phys % banks, which the callers know.
   void update(uint32_t unit, uint32_t phys, uint32_t bank, uint32_t slice, uint64_t cycle);
+  /// The rank of a unit's state from every controller's wishes.
+  uint8_t rank_at(uint32_t phys, uint32_t column) const;
+  /// Puts a unit in the state of `rank` at `cycle`, integrating the state it leaves.
+  void change(uint32_t unit, uint8_t rank, uint32_t bank, uint32_t slice, uint64_t cycle);
+  /// After add_controller or set_bank: whether a register's state is its one controller's
+  /// register wish (solo_), and the rank of each such wish.
+  void note_solo();
   void split_slices();
   /// set_registers for any count (out of line: the one-register case needs none of it).
   [[gnu::noinline]] void set_range(ControllerState& c, uint32_t first, uint32_t count, uint8_t s,
@@ -89,15 +103,20 @@ class StoragePowerMap final : public StoragePower {
   uint32_t registers_, slices_, banks_;
   bool per_slice_ = false;
   std::vector<ControllerState> controllers_;
-  std::vector<Ranked> by_rank_;  ///< rank -> (state, fraction); the last: ON at 2.0
-  uint8_t no_wish_rank_ = 0;     ///< the rank of "ON at fraction 2.0", where update() starts
+  /// rank -> (state, fraction): every wish, "ON at 2.0" (no wish) and "ON at 1.0" (every
+  /// cell before the first controller).
+  std::vector<Ranked> by_rank_;
+  uint8_t no_wish_rank_ = 0;  ///< the rank of "ON at fraction 2.0", where update() starts
+  /// One controller, which never set a bank: a unit's rank is solo_rank_[its register's
+  /// wish], without a look at the bank (TRIC or RFV alone: their every state change).
+  bool solo_ = false;
+  std::array<uint8_t, power::kPowerStateCount> solo_rank_{};
   std::vector<std::string> names_;
-  /// A unit's state, in 16 bytes: a state change touches one cache line, not three.
-  /// Cycles fit 56 bits up to 7.2e16 (over two years of simulated time at 1 GHz).
+  /// A unit now: its state and leakage fraction as their rank (by_rank_), since when. A
+  /// change compares and stores one byte instead of a state and a fraction.
   struct Unit {
-    double fraction;      ///< leakage fraction now
-    uint64_t since : 56;  ///< cycle of its last change
-    uint64_t state : 8;   ///< power::PowerState now
+    uint64_t since = 0;  ///< cycle of its last change
+    uint8_t rank = 0;    ///< by_rank_[rank]: its state and leakage fraction now
   };
   std::vector<Unit> units_;
   std::array<uint64_t, power::kPowerStateCount> state_cycles_{};

@@ -76,6 +76,27 @@ TEST_CASE("power map: a change dated before a cell's last change is taken at tha
   CHECK(map.cell_cycles(PowerState::Drowsy) == 0);
 }
 
+TEST_CASE("power map: a controller added after changes keeps every cell's state",
+          "[regfile][power]") {
+  // Adding a controller ranks the wishes anew: each cell keeps its state, fraction and
+  // counts, whatever rank they have now.
+  StoragePowerMap map(4, 1, 1);
+  const auto first = map.add_controller("first", fractions(0.5, 0.0, 0.0), PowerState::On);
+  map.set_registers(first, 0, 1, PowerState::Drowsy, 10);
+  map.add_controller("second", fractions(0.3, 0.0, 0.0), PowerState::On);
+  CHECK(map.state_of(0, 0) == PowerState::Drowsy);
+  CHECK(map.state_of(1, 0) == PowerState::On);
+  CHECK(map.cells_in_low_power() == 1);
+  CHECK(map.column_cells(0, 0, PowerState::On) == 3);
+  CHECK(map.column_cells(0, 0, PowerState::Drowsy) == 1);
+  map.set_registers(first, 0, 1, PowerState::On, 60);
+  map.finish(100);
+  CHECK(map.cell_cycles(PowerState::Drowsy) == 50);
+  CHECK(map.cell_cycles(PowerState::On) == 3 * 100 + 50);
+  CHECK(map.on_equivalent_cell_cycles() == Approx(3 * 100 + 50 + 0.5 * 50));
+  CHECK(map.cells_in_low_power() == 0);
+}
+
 TEST_CASE("power map: without controllers every cell is ON", "[regfile][power]") {
   StoragePowerMap map(4, 2, 2);
   CHECK_FALSE(map.controlled());
