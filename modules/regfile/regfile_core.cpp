@@ -22,9 +22,10 @@ RegFileCore::RegFileCore(const RegFileConfig& config) : config_(config) {
   slices_ = LaneSlices(config_.lane_slices);
   data_.resize(config_.physical_registers());
   for (Ports* ports : {&read_ports_, &write_ports_}) {
-    ports->next_free.assign(size_t(config_.banks) * config_.lane_slices, 0);
     ports->bank_max.assign(config_.banks, 0);
     ports->bank_floor.assign(config_.banks, 0);
+    ports->groups.assign(size_t(config_.banks) * config_.lane_slices, Group{});
+    ports->group_count.assign(config_.banks, 0);
   }
   bank_accesses_.assign(config_.banks, 0);
 }
@@ -42,16 +43,25 @@ uint64_t RegFileCore::reserve(Ports& ports, uint32_t bank, uint32_t slices, uint
     return grant;
   }
   if (slices == 0) return cycle;  // no lane active: no port taken
-  uint64_t* port = &ports.next_free[size_t(bank) * config_.lane_slices];
+  Group* const groups = &ports.groups[size_t(bank) * config_.lane_slices];
+  const uint32_t count = ports.group_count[bank];
   uint64_t grant = std::max(cycle, bank_floor);
   // bank_max bounds every slice's port: when it is not later than the grant, no port
-  // of `slices` can be, and the scan (one step per slice: 32 with COMA) is skipped.
+  // of `slices` can be, and the look-up is skipped.
   if (bank_max > grant)
-    for (uint32_t rest = slices; rest != 0; rest &= rest - 1)
-      grant = std::max(grant, port[__builtin_ctz(rest)]);
-  for (uint32_t rest = slices; rest != 0; rest &= rest - 1)
-    port[__builtin_ctz(rest)] = grant + busy;
-  bank_max = std::max(bank_max, grant + busy);
+    for (uint32_t k = 0; k < count; ++k)
+      if ((groups[k].slices & slices) != 0) grant = std::max(grant, groups[k].free);
+  // `slices` leave their groups (those left empty, or no later than the floor, go) and
+  // form one of their own.
+  const uint64_t free = grant + busy;
+  uint32_t kept = 0;
+  for (uint32_t k = 0; k < count; ++k) {
+    const uint32_t rest = groups[k].slices & ~slices;
+    if (rest != 0 && groups[k].free > bank_floor) groups[kept++] = {rest, groups[k].free};
+  }
+  groups[kept++] = {slices, free};
+  ports.group_count[bank] = static_cast<uint8_t>(kept);
+  bank_max = std::max(bank_max, free);
   return grant;
 }
 

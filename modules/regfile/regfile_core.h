@@ -65,13 +65,22 @@ class RegFileCore {
 
  private:
   /// One kind of port (read or write) of every (bank, slice).
+  /// Slices of a bank whose ports a partial access left busy until `free`.
+  struct Group {
+    uint32_t slices = 0;
+    uint64_t free = 0;
+  };
   struct Ports {
-    /// Per (bank, slice): first cycle the port is free, unless the bank's floor is later.
-    std::vector<uint64_t> next_free;
     /// Per bank: every slice is busy until then (set by whole-warp accesses).
     std::vector<uint64_t> bank_floor;
     /// Per bank: the latest free cycle of its slices.
     std::vector<uint64_t> bank_max;
+    /// Per bank, room for lane_slices groups: the slices whose port is free later than the
+    /// floor, grouped by free cycle, their masks disjoint. A slice in no group is free at
+    /// the floor. Partial accesses (COMA's gated reads) share a few masks, so a port look-up
+    /// takes a step per group instead of one per slice (32 with COMA).
+    std::vector<Group> groups;
+    std::vector<uint8_t> group_count;  ///< per bank
   };
   /// The first cycle from `cycle` on at which every port of `slices` is free; the ports
   /// are then busy for one cycle, or for `latency` when the banks are not pipelined.
