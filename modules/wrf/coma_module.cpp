@@ -54,64 +54,92 @@ uint64_t ComaModule::take_bank_port(std::vector<uint64_t>& next_free, const RfAc
   return waited;
 }
 
+DirectTransport ComaModule::direct() {
+  DirectTransport d = direct_to<ComaModule>();
+  d.serve = [](void* stage, tlm::tlm_generic_payload& payload, RfAccess& a, uint64_t cycle,
+               uint64_t& ready) {
+    return static_cast<ComaModule*>(static_cast<OperandStage*>(stage))
+        ->serve_at(payload, a, cycle, ready);
+  };
+  d.ticks_per_cycle = clock_.ticks_per_cycle();
+  return d;
+}
+
+[[gnu::always_inline]] inline bool ComaModule::gate(tlm::tlm_generic_payload& payload,
+                                                    RfAccess& a) {
+  if (a.kind == RfAccessKind::Write) {
+    // The write already switches only the slices of its (scoreboard) mask.
+    core_.write_mask(a.active_mask);
+    return true;
+  }
+  // A read the SM sent is lane-aligned (all lanes): the mask gates it. One a codec
+  // before COMA narrowed is packed into those slices (a compressed image, or only
+  // the slices holding data): every bit of them is needed, so the gate is the codec's.
+  // The gate never cuts a lane the read needs: a read the collector's entry does not
+  // cover is not that collector's (a stage's own, as RFV's spill) and goes whole, and
+  // a register-file cache's fill is no collector's read at all: every lane is fetched.
+  if (a.collector == kNoCollector) return true;
+  if (a.collector >= core_.config().entries) {
+    refuse_collector(payload, a.collector);
+    return false;
+  }
+  if (a.read_lanes != kFullMask)
+    core_.read_ungated(a.active_mask, a.read_lanes, false);
+  else if ((a.active_mask & ~core_.entry(a.collector)) != 0)
+    core_.read_ungated(a.active_mask, kFullMask, true);
+  else
+    a.read_lanes = core_.read_mask(a.collector, a.active_mask);
+  energy_.count(table_reads_);
+  return true;
+}
+
+[[gnu::always_inline]] inline uint64_t ComaModule::bank_port_cycle(const RfAccess& a,
+                                                                   uint64_t cycle) {
+  if (!bank_ports_) return cycle;
+  if (a.kind == RfAccessKind::Read) {
+    if (const uint64_t waited = take_bank_port(read_free_, a, cycle)) {
+      ++conflicted_reads_;
+      read_conflict_cycles_ += waited;
+    }
+  } else if (take_bank_port(write_free_, a, cycle) > 0) {
+    ++conflicted_writes_;
+  }
+  return cycle;
+}
+
+bool ComaModule::serve_at(tlm::tlm_generic_payload& payload, RfAccess& a, uint64_t cycle,
+                          uint64_t& ready) {
+  if (a.kind != RfAccessKind::Read && a.kind != RfAccessKind::Write) return false;
+  ready = gate(payload, a) ? send_at(payload, a, clock_, bank_port_cycle(a, cycle)) : cycle;
+  return true;
+}
+
 void ComaModule::transport(tlm::tlm_generic_payload& payload, RfAccess& a,
                            sc_core::sc_time& delay) {
-  const bool collector_access =
-      a.kind == RfAccessKind::Read || (a.kind == RfAccessKind::Wake && a.operand_slot == 0);
-  if (collector_access && a.collector != kNoCollector && a.collector >= core_.config().entries) {
-    // No such collector unit: no entry of the table to write or read (kNoCollector: a
-    // stage's own access, e.g. a register-file cache's fill).
-    refuse_collector(payload, a.collector);
-    return;
-  }
   switch (a.kind) {
     case RfAccessKind::Wake:
       // The first Wake of a collector assignment carries the warp's active mask; a
       // stage's own instruction (kNoCollector, e.g. RegMutex's compaction MOV) has no entry.
       if (a.operand_slot == 0 && a.collector != kNoCollector) {
+        if (a.collector >= core_.config().entries) {
+          refuse_collector(payload, a.collector);
+          return;
+        }
         core_.assign(a.collector, a.active_mask);
         energy_.count(table_writes_);
       }
       forward(payload, a, delay);
       return;
     case RfAccessKind::Read:
-      // A read the SM sent is lane-aligned (all lanes): the mask gates it. One a codec
-      // before COMA narrowed is packed into those slices (a compressed image, or only
-      // the slices holding data): every bit of them is needed, so the gate is the codec's.
-      // The gate never cuts a lane the read needs: a read the collector's entry does not
-      // cover is not that collector's (a stage's own, as RFV's spill) and goes whole, and
-      // a register-file cache's fill is no collector's read at all: every lane is fetched.
-      if (a.collector != kNoCollector) {
-        if (a.read_lanes != kFullMask)
-          core_.read_ungated(a.active_mask, a.read_lanes, false);
-        else if ((a.active_mask & ~core_.entry(a.collector)) != 0)
-          core_.read_ungated(a.active_mask, kFullMask, true);
-        else
-          a.read_lanes = core_.read_mask(a.collector, a.active_mask);
-        energy_.count(table_reads_);
-      }
-      break;
     case RfAccessKind::Write:
-      // The write already switches only the slices of its (scoreboard) mask.
-      core_.write_mask(a.active_mask);
-      break;
+      // It goes on to the banks at the cycle its bank's port is free.
+      if (gate(payload, a))
+        forward_at(payload, a, delay, clock_, bank_port_cycle(a, clock_.cycle_at(delay)));
+      return;
     default:
       forward(payload, a, delay);
       return;
   }
-  // A read or a write goes on to the banks at the cycle its bank's port is free.
-  uint64_t at = clock_.cycle_at(delay);
-  if (bank_ports_) {
-    if (a.kind == RfAccessKind::Read) {
-      if (const uint64_t waited = take_bank_port(read_free_, a, at)) {
-        ++conflicted_reads_;
-        read_conflict_cycles_ += waited;
-      }
-    } else if (take_bank_port(write_free_, a, at) > 0) {
-      ++conflicted_writes_;
-    }
-  }
-  forward_at(payload, a, delay, clock_, at);
 }
 
 double ComaModule::gated_share() const {
