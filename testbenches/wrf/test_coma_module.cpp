@@ -147,3 +147,55 @@ TEST_CASE("coma module: a read a codec narrowed keeps the codec's lanes", "[coma
   CHECK(s["mask_mismatches"] == 1);
   CHECK(s["events"]["table_reads"] == 3);
 }
+
+// TRIC before COMA sends reads and writes at a cycle (DirectTransport::serve) instead of
+// through transport(): the same gating, bank ports and refusals, the cycle handed back.
+TEST_CASE("coma module: served at a cycle as through its socket", "[coma][module]") {
+  ComaBench bench;
+  StubInitiator& init = bench.init;
+  const DirectTransport direct = bench.coma.direct();
+  REQUIRE(direct.serve != nullptr);
+  CHECK(direct.ticks_per_cycle == bench.clock.ticks_per_cycle());
+  const auto serve = [&](RfAccessKind kind, uint32_t phys_reg, uint16_t collector, LaneMask mask,
+                         uint64_t cycle, uint64_t& ready) {
+    const bool data = kind == RfAccessKind::Read || kind == RfAccessKind::Write;
+    tlm::tlm_generic_payload& p = init.txn.prepare(kind, data ? &init.buffer : nullptr);
+    RfAccess& a = init.txn.access();
+    a.phys_reg = phys_reg;
+    a.collector = collector;
+    a.active_mask = mask;
+    const bool served = direct.serve(direct.object, p, a, cycle, ready);
+    init.last_response = p.get_response_status();
+    return served;
+  };
+  uint64_t ready = 0;
+  run_thread([&] {
+    const LaneMask half = 0x0000ffffu;
+    sc_core::wait(bench.clock.cycles(2));
+    // A Wake is not served at a cycle: the stage before sends it through transport().
+    CHECK_FALSE(serve(RfAccessKind::Wake, 9, 5, half, 2, ready));
+    init.send(RfAccessKind::Wake, 9, 5, half, 0, 0);
+    REQUIRE(serve(RfAccessKind::Read, 4, 5, half, 3, ready));
+    CHECK(init.last_response == tlm::TLM_OK_RESPONSE);
+    CHECK(ready == 4);
+    // Entry 20 shares entry 4's bank: its read port is taken in cycle 3.
+    REQUIRE(serve(RfAccessKind::Read, 20, 5, half, 3, ready));
+    CHECK(ready == 5);
+    REQUIRE(serve(RfAccessKind::Write, 9, 0, 0x000000ffu, 6, ready));
+    CHECK(ready == 7);
+    REQUIRE(serve(RfAccessKind::Read, 3, /*collector=*/16, half, 8, ready));
+    CHECK(init.last_response == tlm::TLM_GENERIC_ERROR_RESPONSE);
+  });
+  const std::vector<StubTarget::Seen>& seen = bench.target.seen;
+  REQUIRE(seen.size() == 4);  // the Wake and three served accesses; not the refused read
+  CHECK(seen[1].kind == RfAccessKind::Read);
+  CHECK(seen[1].cycle == 3);
+  CHECK(seen[1].read_lanes == 0x0000ffffu);
+  CHECK(seen[2].cycle == 4);
+  CHECK(seen[3].kind == RfAccessKind::Write);
+  CHECK(seen[3].cycle == 6);
+  const nlohmann::json s = bench.coma.stats(10);
+  CHECK(s["events"]["table_reads"] == 2);
+  CHECK(s["bank_conflicts"]["reads"] == 1);
+  CHECK(s["lanes_accessed"] == 16 + 16 + 8);
+}
