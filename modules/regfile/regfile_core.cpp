@@ -43,6 +43,13 @@ uint64_t RegFileCore::reserve(Ports& ports, uint32_t bank, uint32_t slices, uint
     return grant;
   }
   if (slices == 0) return cycle;  // no lane active: no port taken
+  return reserve_slices(ports, bank, slices, cycle, busy);
+}
+
+uint64_t RegFileCore::reserve_slices(Ports& ports, uint32_t bank, uint32_t slices, uint64_t cycle,
+                                     uint64_t busy) {
+  uint64_t& bank_max = ports.bank_max[bank];
+  const uint64_t bank_floor = ports.bank_floor[bank];
   Group* const groups = &ports.groups[size_t(bank) * config_.lane_slices];
   const uint32_t count = ports.group_count[bank];
   uint64_t grant = std::max(cycle, bank_floor);

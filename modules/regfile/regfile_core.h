@@ -85,6 +85,10 @@ class RegFileCore {
   /// The first cycle from `cycle` on at which every port of `slices` is free; the ports
   /// are then busy for one cycle, or for `latency` when the banks are not pipelined.
   uint64_t reserve(Ports& ports, uint32_t bank, uint32_t slices, uint64_t cycle, uint32_t latency);
+  /// reserve() for some slices of the bank, each port then busy for `busy` cycles (out of
+  /// line: whole-warp accesses need none of its registers).
+  [[gnu::noinline]] uint64_t reserve_slices(Ports& ports, uint32_t bank, uint32_t slices,
+                                            uint64_t cycle, uint64_t busy);
   RegFileConfig config_;
   LaneSlices slices_;
   std::vector<WarpRegister> data_;
