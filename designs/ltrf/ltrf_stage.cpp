@@ -189,23 +189,9 @@ void LtrfStage::transport(tlm::tlm_generic_payload& payload, RfAccess& a, sc_cor
   const uint64_t cycle = clock_.cycle_at(delay);
   switch (a.kind) {
     case RfAccessKind::Read:
-    case RfAccessKind::Write: {
-      // A miss or an uncached result goes on as this very transaction (read/write below).
-      payload.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
-      current_ = &payload;
-      current_access_ = &a;
-      const uint64_t ready =
-          a.kind == RfAccessKind::Read
-              ? core_->read(a.warp_slot, a.arch_reg, a.operand_slot, a.active_mask, cycle,
-                            register_of(payload))
-              : core_->write(a.warp_slot, a.arch_reg, a.active_mask, register_of(payload), cycle);
-      current_ = nullptr;
-      current_access_ = nullptr;
-      if (payload.get_response_status() == tlm::TLM_INCOMPLETE_RESPONSE)
-        payload.set_response_status(tlm::TLM_OK_RESPONSE);
-      clock_.complete_at(delay, ready);
+    case RfAccessKind::Write:
+      clock_.complete_at(delay, serve_cached(payload, a, cycle));
       return;
-    }
     case RfAccessKind::Wake:
       pass_wake(payload, a, delay);
       return;
@@ -221,6 +207,42 @@ void LtrfStage::transport(tlm::tlm_generic_payload& payload, RfAccess& a, sc_cor
       break;
   }
   forward(payload, a, delay);
+}
+
+uint64_t LtrfStage::serve_cached(tlm::tlm_generic_payload& payload, RfAccess& a, uint64_t cycle) {
+  // A miss or an uncached result goes on as this very transaction (read/write below).
+  payload.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+  current_ = &payload;
+  current_access_ = &a;
+  const uint64_t ready =
+      a.kind == RfAccessKind::Read
+          ? core_->read(a.warp_slot, a.arch_reg, a.operand_slot, a.active_mask, cycle,
+                        register_of(payload))
+          : core_->write(a.warp_slot, a.arch_reg, a.active_mask, register_of(payload), cycle);
+  current_ = nullptr;
+  current_access_ = nullptr;
+  if (payload.get_response_status() == tlm::TLM_INCOMPLETE_RESPONSE)
+    payload.set_response_status(tlm::TLM_OK_RESPONSE);
+  return ready;
+}
+
+DirectTransport LtrfStage::direct() {
+  DirectTransport d = OperandStage::direct();
+  if (!config_.caches()) return d;  // mode direct: everything goes through transport()
+  d.serve = [](void* stage, tlm::tlm_generic_payload& payload, RfAccess& a, uint64_t cycle,
+               uint64_t& ready) {
+    return static_cast<LtrfStage*>(static_cast<OperandStage*>(stage))
+        ->serve_at(payload, a, cycle, ready);
+  };
+  d.ticks_per_cycle = clock_.ticks_per_cycle();
+  return d;
+}
+
+bool LtrfStage::serve_at(tlm::tlm_generic_payload& payload, RfAccess& a, uint64_t cycle,
+                         uint64_t& ready) {
+  if (a.kind != RfAccessKind::Read && a.kind != RfAccessKind::Write) return false;
+  ready = check(payload, a) ? serve_cached(payload, a, cycle) : cycle;
+  return true;
 }
 
 void LtrfStage::pass_wake(tlm::tlm_generic_payload& payload, RfAccess& a, sc_core::sc_time& delay) {

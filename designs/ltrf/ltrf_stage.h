@@ -136,6 +136,9 @@ class LtrfStage : public OperandStage,
   const LtrfCore* core() const { return core_.get(); }
   LtrfCore* core() { return core_.get(); }
 
+  /// With a cache: serves reads and writes at a cycle, as the stage before it sends them.
+  DirectTransport direct() override;
+
  protected:
   void transport(tlm::tlm_generic_payload& payload, RfAccess& a, sc_core::sc_time& delay) override;
 
@@ -156,6 +159,11 @@ class LtrfStage : public OperandStage,
   uint64_t send_own(uint64_t cycle, const char* what);
   /// False after refusing an access the stage cannot serve (with the error response).
   bool check(tlm::tlm_generic_payload& payload, const RfAccess& a);
+  /// A checked read or write at `cycle` with the cache: returns the cycle it completes.
+  uint64_t serve_cached(tlm::tlm_generic_payload& payload, RfAccess& a, uint64_t cycle);
+  /// DirectTransport::serve: a read or a write at `cycle`, without a delay to convert;
+  /// false, nothing done, for any other kind (transport() takes it).
+  bool serve_at(tlm::tlm_generic_payload& payload, RfAccess& a, uint64_t cycle, uint64_t& ready);
   void pass_wake(tlm::tlm_generic_payload& payload, RfAccess& access, sc_core::sc_time& delay);
 
   LtrfConfig config_;

@@ -112,8 +112,8 @@ class OperandStage : public sc_core::sc_module {
   /// forward_at for a transaction the stage makes itself (RfAccess `a`, well formed by
   /// construction: RfTransaction), at `cycle` of `clock`, with no delay to hand back:
   /// returns the cycle it is ready (served: without any time conversion).
-  uint64_t send_at(tlm::tlm_generic_payload& payload, RfAccess& a, const CycleClock& clock,
-                   uint64_t cycle) {
+  [[gnu::always_inline]] uint64_t send_at(tlm::tlm_generic_payload& payload, RfAccess& a,
+                                          const CycleClock& clock, uint64_t cycle) {
     uint64_t ready = 0;
     if (serve_next(payload, a, clock, cycle, ready)) return ready;
     sc_core::sc_time delay = clock.delay_until(cycle);
@@ -121,17 +121,18 @@ class OperandStage : public sc_core::sc_module {
     return clock.cycle_at(delay);
   }
 
- private:
   /// When the target bound directly serves at a cycle of `clock` (DirectTransport::
-  /// serve: the banks), serves the payload at `cycle`, sets `ready` to the cycle
-  /// the returned delay would name and returns true, without converting the cycles to a
-  /// delay and back on either side; otherwise returns false, nothing done.
+  /// serve: the banks, or a stage that serves reads and writes so), serves the payload at
+  /// `cycle`, sets `ready` to the cycle the returned delay would name and returns true,
+  /// without converting the cycles to a delay and back on either side; otherwise returns
+  /// false, nothing done.
   bool serve_next(tlm::tlm_generic_payload& payload, RfAccess& a, const CycleClock& clock,
                   uint64_t cycle, uint64_t& ready) {
     return next_.serve != nullptr && next_.ticks_per_cycle == clock.ticks_per_cycle() &&
            next_.serve(next_.object, payload, a, cycle, ready);
   }
 
+ private:
   /// `target`'s b_transport: checks the payload (refusing what it cannot serve) first.
   void receive(tlm::tlm_generic_payload& payload, sc_core::sc_time& delay) {
     if (RfAccess* a = checked_rf_access(payload, *this)) transport(payload, *a, delay);

@@ -32,8 +32,17 @@ class Crossbar : public OperandStage, public ReportingBlock {
   /// construction (the SM's RfTransaction), called directly (SmModule::use_direct_path).
   void carry(tlm::tlm_generic_payload& payload, RfAccess& a, sc_core::sc_time& delay) {
     forward(payload, a, delay);
-    if (payload.get_data_length() != 0 && payload.is_response_ok())
-      count_transfer(payload.get_data_length());
+    count_carried(payload);
+  }
+  /// carry() of an access at `cycle` of `clock` to a target behind that serves it at a
+  /// cycle (DirectTransport::serve): sets `ready` to the cycle it completes and returns
+  /// true, with no delay to convert on either side; false, nothing done, when that target
+  /// does not take it (then carry()).
+  bool carry_at(tlm::tlm_generic_payload& payload, RfAccess& a, const CycleClock& clock,
+                uint64_t cycle, uint64_t& ready) {
+    if (!serve_next(payload, a, clock, cycle, ready)) return false;
+    count_carried(payload);
+    return true;
   }
 
  protected:
@@ -42,6 +51,11 @@ class Crossbar : public OperandStage, public ReportingBlock {
   }
 
  private:
+  void count_carried(const tlm::tlm_generic_payload& payload) {
+    if (payload.get_data_length() != 0 && payload.is_response_ok())
+      count_transfer(payload.get_data_length());
+  }
+
   double wire_mm_;
   StatSet stats_{"crossbar"};
   power::EnergyAccount energy_;

@@ -104,6 +104,39 @@ void TricModule::add_signals(Waveform& wave) {
   wave.add_count(prefix + "wakeups", 16, [this] { return energy_.events(wakeup_event_); });
 }
 
+DirectTransport TricModule::direct() {
+  DirectTransport d = direct_to<TricModule>();
+  d.serve = [](void* stage, tlm::tlm_generic_payload& payload, RfAccess& a, uint64_t cycle,
+               uint64_t& ready) {
+    return static_cast<TricModule*>(static_cast<OperandStage*>(stage))
+        ->serve_at(payload, a, cycle, ready);
+  };
+  d.ticks_per_cycle = clock_.ticks_per_cycle();
+  return d;
+}
+
+bool TricModule::serve_at(tlm::tlm_generic_payload& payload, RfAccess& a, uint64_t cycle,
+                          uint64_t& ready) {
+  // Entries outside the file are the banks' to refuse (address error), not TRIC's.
+  if (a.phys_reg >= core_.config().registers) return false;
+  const uint32_t reg = a.phys_reg;
+  if (a.kind == RfAccessKind::Read) {
+    // Held until the entry is ON: sent at the cycle its wake-up ends.
+    const uint64_t at = core_.wake(reg, cycle, /*destination=*/false);
+    ready = send_at(payload, a, clock_, at);
+    if (!payload.is_response_ok()) return true;
+    ++accesses_;
+    core_.read_done(reg, ready - read_latency_, ready, cycle);
+    return true;
+  }
+  if (a.kind != RfAccessKind::Write) return false;
+  ready = send_at(payload, a, clock_, cycle);
+  if (!payload.is_response_ok()) return true;
+  ++accesses_;
+  core_.write_done(reg, ready - write_latency_, ready, cycle);
+  return true;
+}
+
 void TricModule::transport(tlm::tlm_generic_payload& payload, RfAccess& a,
                            sc_core::sc_time& delay) {
   const uint64_t cycle = clock_.cycle_at(delay);
@@ -126,22 +159,11 @@ void TricModule::transport(tlm::tlm_generic_payload& payload, RfAccess& a,
     case RfAccessKind::Wake:
       core_.wake(a.phys_reg, cycle, /*destination=*/true);
       break;
-    case RfAccessKind::Read: {
-      const uint32_t reg = a.phys_reg;
-      // Held until the entry is ON: sent at the cycle its wake-up ends.
-      const uint64_t at = core_.wake(reg, cycle, /*destination=*/false);
-      const uint64_t done = forward_at(payload, a, delay, clock_, at);
-      if (!payload.is_response_ok()) return;
-      ++accesses_;
-      core_.read_done(reg, done - read_latency_, done, cycle);
-      return;
-    }
+    case RfAccessKind::Read:
     case RfAccessKind::Write: {
-      const uint32_t reg = a.phys_reg;
-      const uint64_t done = forward_at(payload, a, delay, clock_, cycle);
-      if (!payload.is_response_ok()) return;
-      ++accesses_;
-      core_.write_done(reg, done - write_latency_, done, cycle);
+      uint64_t ready = 0;
+      serve_at(payload, a, cycle, ready);
+      if (payload.is_response_ok()) clock_.complete_at(delay, ready);
       return;
     }
     default:

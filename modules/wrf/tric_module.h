@@ -145,7 +145,8 @@ class TricModule : public OperandStage,
   void add_signals(Waveform& wave) override;
   const power::EnergyAccount* energy_account() const override { return &energy_; }
 
-  DirectTransport direct() override { return direct_to<TricModule>(); }
+  /// With serve: reads and writes at a cycle, as a stage before it or the SM sends them.
+  DirectTransport direct() override;
 
  protected:
   friend class OperandStage;  // direct_to() calls transport() without virtual dispatch
@@ -153,6 +154,9 @@ class TricModule : public OperandStage,
 
  private:
   void transition(uint32_t reg, RegPower from, RegPower to, uint64_t cycle) override;
+  /// DirectTransport::serve: a read or a write of an entry of the file at `cycle`, without
+  /// a delay to convert; false, nothing done, for anything else (transport() takes it).
+  bool serve_at(tlm::tlm_generic_payload& payload, RfAccess& a, uint64_t cycle, uint64_t& ready);
 
   TricParams params_;
   CycleClock clock_;

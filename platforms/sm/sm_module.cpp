@@ -71,19 +71,29 @@ uint64_t SmModule::access(RfTransaction& txn, uint64_t cycle) {
       direct_crossbar_->count_transfer(kWarpRegisterBytes);
     return ready;
   }
+  // The first stage may serve the access at its cycle (DirectTransport::serve), with the
+  // same condition on the kernel time.
+  if (direct_path_ && clock_.now_ticks() == synced_cycle_ * clock_.ticks_per_cycle() &&
+      direct_path_->carry_at(txn.payload(), txn.access(), clock_, cycle, ready)) {
+    if (txn.payload().is_response_error()) refused(txn);
+    return ready;
+  }
   sc_core::sc_time delay = clock_.cycles(cycle - synced_cycle_);
   if (direct_path_)
     direct_path_->carry(txn.payload(), txn.access(), delay);
   else
     rf_socket->b_transport(txn.payload(), delay);
+  if (txn.payload().is_response_error()) refused(txn);
+  return clock_.cycle_of(delay) + synced_cycle_;
+}
+
+void SmModule::refused(RfTransaction& txn) {
   // A refusal on the operand path (a block's warning names the block and the fault) ends
   // the run with status tlm_error, as a failed integrity check does: no abort.
-  if (txn.payload().is_response_error())
-    core_.fail("tlm_error", std::string(name()) + ": a register " +
-                                std::string(to_string(txn.access().kind)) + " of warp slot " +
-                                std::to_string(txn.access().warp_slot) + " was refused with " +
-                                txn.payload().get_response_string());
-  return clock_.cycle_of(delay) + synced_cycle_;
+  core_.fail("tlm_error", std::string(name()) + ": a register " +
+                              std::string(to_string(txn.access().kind)) + " of warp slot " +
+                              std::to_string(txn.access().warp_slot) + " was refused with " +
+                              txn.payload().get_response_string());
 }
 
 void SmModule::advance_to(uint64_t cycle) {

@@ -104,6 +104,9 @@ class SmModule : public sc_core::sc_module,
  private:
   void run();
   void advance_to(uint64_t cycle);
+  /// Ends the run with status tlm_error: the operand path refused `txn` (out of line: the
+  /// message is built only then).
+  [[gnu::noinline, gnu::cold]] void refused(RfTransaction& txn);
   void report_progress(uint64_t now, bool final);
 
   CycleClock clock_;
