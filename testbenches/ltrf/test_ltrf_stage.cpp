@@ -68,8 +68,8 @@ struct StubCollectors : sc_core::sc_module {
   RfTransaction txn;
   WarpRegister buffer;
   StubCollectors(sc_core::sc_module_name name, const CycleClock& c) : sc_module(name), clock(c) {}
-  /// An access of warp 1 (physical registers 8..15); returns the cycles it took.
-  uint64_t access(RfAccessKind kind, uint16_t reg) {
+  /// An access of warp 1 (physical registers 8..15), ready to send.
+  tlm::tlm_generic_payload& prepare(RfAccessKind kind, uint16_t reg) {
     tlm::tlm_generic_payload& p = txn.prepare(kind, &buffer);
     RfAccess& a = txn.access();
     a.warp_slot = 1;
@@ -78,6 +78,18 @@ struct StubCollectors : sc_core::sc_module {
     a.collector = 5;
     a.phys_reg = kind == RfAccessKind::Launch ? kRegsPerWarp : kRegsPerWarp + reg;
     a.regs_per_warp = kind == RfAccessKind::Launch ? kRegsPerWarp : 0;
+    return p;
+  }
+  /// The same at `cycle` without the socket, as the crossbar does (DirectTransport::serve):
+  /// whether the stage served it (`ready` then set).
+  bool serve(const DirectTransport& stage, RfAccessKind kind, uint16_t reg, uint64_t cycle,
+             uint64_t& ready) {
+    tlm::tlm_generic_payload& p = prepare(kind, reg);
+    return stage.serve(stage.object, p, txn.access(), cycle, ready);
+  }
+  /// An access of warp 1 sent now; returns the cycles it took.
+  uint64_t access(RfAccessKind kind, uint16_t reg) {
+    tlm::tlm_generic_payload& p = prepare(kind, reg);
     sc_time delay = sc_core::SC_ZERO_TIME;
     socket->b_transport(p, delay);
     REQUIRE(p.get_response_status() == tlm::TLM_OK_RESPONSE);
@@ -167,6 +179,48 @@ TEST_CASE("ltrf stage: a warp waits for its PREFETCH and then reads from the cac
   CHECK(s["fetched"] == 2);
   CHECK(s["activations"] == 1);
   CHECK(s["main_reads"] == 2);
+  CHECK(s["main_writes"] == 1);
+  CHECK(s["hit_rate"] == 1.0);
+}
+
+// The crossbar hands reads and writes to the stage at a cycle (DirectTransport::serve):
+// the same cache, main-RF accesses and cycles as through the socket.
+TEST_CASE("ltrf stage: served at a cycle as through its socket", "[ltrf][stage]") {
+  Bench b(LtrfMode::Ltrf, one_interval({1, 2}));
+  const DirectTransport direct = b.stage.direct();
+  REQUIRE(direct.serve != nullptr);
+  uint64_t write_ready = 0, read_ready = 0, next = 0, refused_ready = 0;
+  WarpRegister read_back;
+  WarpInst inst;
+  inst.pc = 0x10;
+  ThreadDriver driver("driver", [&] {
+    b.collectors.access(RfAccessKind::Launch, 0);
+    CHECK_FALSE(b.collectors.serve(direct, RfAccessKind::Wake, 1, 0, write_ready));
+    b.collectors.buffer.lane.fill(7);
+    REQUIRE(b.collectors.serve(direct, RfAccessKind::Write, 2, 0, write_ready));
+    b.collectors.wait_until(10);
+    CHECK(b.stage.before_issue(1, 3, 0, inst, 10) == IssueVerdict::Wait);
+    next = b.stage.next_change(10);
+    b.collectors.wait_until(next);
+    CHECK(b.stage.before_issue(1, 3, 0, inst, next) == IssueVerdict::Issue);
+    b.collectors.buffer.lane.fill(0);
+    REQUIRE(b.collectors.serve(direct, RfAccessKind::Read, 2, next, read_ready));
+    CHECK(b.collectors.txn.payload().is_response_ok());
+    read_back = b.collectors.buffer;
+    REQUIRE(b.collectors.serve(direct, RfAccessKind::Read, kRegsPerWarp, next, refused_ready));
+    CHECK(b.collectors.txn.payload().get_response_status() == tlm::TLM_ADDRESS_ERROR_RESPONSE);
+  });
+  sc_core::sc_start();
+  CHECK(write_ready == kMainLatency);  // inactive: to the main RF
+  CHECK(next == 10 + 1 + kMainLatency + 4);
+  CHECK(read_ready == next + 2);  // WCB lookup + cache bank
+  CHECK(read_back.lane[31] == 7);
+  CHECK(refused_ready == next);
+  REQUIRE(b.main.log.size() == 4);  // the Launch, the result and the two fills
+  CHECK(b.main.log[1].kind == RfAccessKind::Write);
+  CHECK(b.main.log[1].collector == 5);
+  const nlohmann::json s = b.stage.stats(40);
+  CHECK(s["fetched"] == 2);
   CHECK(s["main_writes"] == 1);
   CHECK(s["hit_rate"] == 1.0);
 }
@@ -266,6 +320,7 @@ TEST_CASE("ltrf stage: bad payloads get TLM error responses", "[ltrf][stage]") {
 TEST_CASE("ltrf stage: mode direct passes every access on to the main register file",
           "[ltrf][stage]") {
   Bench b(LtrfMode::Direct, {});
+  CHECK(b.stage.direct().serve == nullptr);  // every access through transport()
   uint64_t read_cycles = 0;
   ThreadDriver driver("driver", [&] {
     b.collectors.buffer.lane.fill(3);

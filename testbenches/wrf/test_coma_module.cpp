@@ -156,34 +156,22 @@ TEST_CASE("coma module: served at a cycle as through its socket", "[coma][module
   const DirectTransport direct = bench.coma.direct();
   REQUIRE(direct.serve != nullptr);
   CHECK(direct.ticks_per_cycle == bench.clock.ticks_per_cycle());
-  const auto serve = [&](RfAccessKind kind, uint32_t phys_reg, uint16_t collector, LaneMask mask,
-                         uint64_t cycle, uint64_t& ready) {
-    const bool data = kind == RfAccessKind::Read || kind == RfAccessKind::Write;
-    tlm::tlm_generic_payload& p = init.txn.prepare(kind, data ? &init.buffer : nullptr);
-    RfAccess& a = init.txn.access();
-    a.phys_reg = phys_reg;
-    a.collector = collector;
-    a.active_mask = mask;
-    const bool served = direct.serve(direct.object, p, a, cycle, ready);
-    init.last_response = p.get_response_status();
-    return served;
-  };
   uint64_t ready = 0;
   run_thread([&] {
     const LaneMask half = 0x0000ffffu;
     sc_core::wait(bench.clock.cycles(2));
     // A Wake is not served at a cycle: the stage before sends it through transport().
-    CHECK_FALSE(serve(RfAccessKind::Wake, 9, 5, half, 2, ready));
+    CHECK_FALSE(init.serve(direct, RfAccessKind::Wake, 9, 2, ready, 5, half));
     init.send(RfAccessKind::Wake, 9, 5, half, 0, 0);
-    REQUIRE(serve(RfAccessKind::Read, 4, 5, half, 3, ready));
+    REQUIRE(init.serve(direct, RfAccessKind::Read, 4, 3, ready, 5, half));
     CHECK(init.last_response == tlm::TLM_OK_RESPONSE);
     CHECK(ready == 4);
     // Entry 20 shares entry 4's bank: its read port is taken in cycle 3.
-    REQUIRE(serve(RfAccessKind::Read, 20, 5, half, 3, ready));
+    REQUIRE(init.serve(direct, RfAccessKind::Read, 20, 3, ready, 5, half));
     CHECK(ready == 5);
-    REQUIRE(serve(RfAccessKind::Write, 9, 0, 0x000000ffu, 6, ready));
+    REQUIRE(init.serve(direct, RfAccessKind::Write, 9, 6, ready, 0, 0x000000ffu));
     CHECK(ready == 7);
-    REQUIRE(serve(RfAccessKind::Read, 3, /*collector=*/16, half, 8, ready));
+    REQUIRE(init.serve(direct, RfAccessKind::Read, 3, 8, ready, /*collector=*/16, half));
     CHECK(init.last_response == tlm::TLM_GENERIC_ERROR_RESPONSE);
   });
   const std::vector<StubTarget::Seen>& seen = bench.target.seen;

@@ -73,6 +73,40 @@ TEST_CASE("tric module: a drowsy source is read after the unhidden wake-up cycle
   check_declared(bench.tric, s);
 }
 
+// The stage before TRIC (or the SM's crossbar) sends reads and writes at a cycle
+// (DirectTransport::serve): the same wake-ups, sleeps and timing as through the socket.
+TEST_CASE("tric module: served at a cycle as through its socket", "[tric][module]") {
+  TricBench bench({"tric.wakeup_latency=3"});
+  StubInitiator& init = bench.init;
+  const DirectTransport direct = bench.tric.direct();
+  REQUIRE(direct.serve != nullptr);
+  uint64_t ready = 0;
+  run_thread([&] {
+    init.send(RfAccessKind::Launch, 0, 0, kFullMask, 8);
+    sc_core::wait(bench.clock.cycles(10));
+    CHECK_FALSE(init.serve(direct, RfAccessKind::Wake, 6, 10, ready));
+    CHECK_FALSE(init.serve(direct, RfAccessKind::Read, 1024, 10, ready));  // the banks refuse
+    REQUIRE(init.serve(direct, RfAccessKind::Read, 3, 10, ready));
+    CHECK(init.last_response == tlm::TLM_OK_RESPONSE);
+    CHECK(init.buffer.lane[5] == 305);
+    CHECK(ready == 13);  // served at 12 (3-cycle wake-up, 1 hidden)
+    REQUIRE(init.serve(direct, RfAccessKind::Read, 3, 20, ready));
+    CHECK(ready == 23);
+    init.send(RfAccessKind::Wake, 4);  // destination R4, woken at its collector's cycle (10)
+    REQUIRE(init.serve(direct, RfAccessKind::Write, 4, 25, ready));
+    CHECK(ready == 26);  // a write is not held back
+  });
+  REQUIRE(bench.target.seen.size() == 5);  // the Launch, the Wake and three served accesses
+  CHECK(bench.target.seen[1].cycle == 12);
+  CHECK(bench.target.seen[2].cycle == 22);
+  CHECK(bench.target.seen[4].cycle == 25);
+  const nlohmann::json s = bench.tric.stats(30);
+  CHECK(s["wakeups"] == 3);
+  CHECK(s["delay_cycles"] == 4);
+  CHECK(s["violations"]["drowsy_access"] == 0);
+  CHECK(s["inter_access_cycles"]["distances"] == 1);  // R3's two reads
+}
+
 TEST_CASE("tric module: a one-cycle wake-up costs no time", "[tric][module]") {
   TricBench bench({"tric.wakeup_latency=1"});
   const CycleClock& clock = bench.clock;

@@ -104,6 +104,21 @@ struct StubInitiator : sc_core::sc_module {
     last_response = p.get_response_status();
     return delay;
   }
+
+  /// Hands one transaction to `stage` at `cycle` as a stage before it does, without the
+  /// socket (DirectTransport::serve); returns whether it served it (`ready` then set).
+  bool serve(const DirectTransport& stage, RfAccessKind kind, uint32_t phys_reg, uint64_t cycle,
+             uint64_t& ready, uint16_t collector = 0, LaneMask mask = kFullMask) {
+    const bool data = kind == RfAccessKind::Read || kind == RfAccessKind::Write;
+    tlm::tlm_generic_payload& p = txn.prepare(kind, data ? &buffer : nullptr);
+    RfAccess& a = txn.access();
+    a.phys_reg = phys_reg;
+    a.collector = collector;
+    a.active_mask = mask;
+    const bool served = stage.serve(stage.object, p, a, cycle, ready);
+    last_response = p.get_response_status();
+    return served;
+  }
 };
 
 struct StubTarget : sc_core::sc_module {
