@@ -441,10 +441,9 @@ void RfvStage::retire_warp(uint16_t slot, uint64_t cycle) {
     send(RfAccessKind::Retire, slot, kZeroRegister, slot * exempt, exempt, nullptr, cycle);
 }
 
-uint64_t RfvStage::translate(tlm::tlm_generic_payload& payload, RfAccess& a,
-                             sc_core::sc_time& delay) {
+uint64_t RfvStage::translate(tlm::tlm_generic_payload& payload, RfAccess& a, uint64_t cycle,
+                             uint64_t& ended) {
   const uint16_t slot = a.warp_slot;
-  const uint64_t cycle = clock_.cycle_at(delay);
   // A writeback looks up one register: it never waits for another lookup.
   const uint16_t unit =
       a.kind == RfAccessKind::Read ? a.collector : RenamingTableModule::kWritebackUnit;
@@ -461,7 +460,7 @@ uint64_t RfvStage::translate(tlm::tlm_generic_payload& payload, RfAccess& a,
     --reserved_per_bank_[table_.core().compiler_bank(slot, a.arch_reg)];
     if (dead) {
       ++stats_.dead_writes;
-      return end_here(payload, delay, t.cycles);
+      return end_here(payload, cycle, t.cycles, ended);
     }
     phys = allocate(slot, a.arch_reg, at);
     if (phys == kNoPhysical)
@@ -473,7 +472,7 @@ uint64_t RfvStage::translate(tlm::tlm_generic_payload& payload, RfAccess& a,
     // in the meantime found it dead (a value written and never read). Nothing
     // reads it, so the write goes nowhere.
     ++stats_.dead_writes;
-    return end_here(payload, delay, t.cycles);
+    return end_here(payload, cycle, t.cycles, ended);
   }
   if (phys == kNoPhysical) {
     // A read of a register never written: its lanes hold no value the program
@@ -494,11 +493,49 @@ uint64_t RfvStage::translate(tlm::tlm_generic_payload& payload, RfAccess& a,
   return at;
 }
 
-uint64_t RfvStage::end_here(tlm::tlm_generic_payload& payload, sc_core::sc_time& delay,
-                            uint64_t lookup_cycles) {
-  delay += clock_.cycles(lookup_cycles);
+uint64_t RfvStage::end_here(tlm::tlm_generic_payload& payload, uint64_t cycle,
+                            uint64_t lookup_cycles, uint64_t& ended) {
+  ended = cycle + lookup_cycles;
   payload.set_response_status(tlm::TLM_OK_RESPONSE);
   return kNever;
+}
+
+uint64_t RfvStage::serve_access(tlm::tlm_generic_payload& payload, RfAccess& a, uint64_t cycle) {
+  uint64_t ended = 0;
+  const uint64_t at = translate(payload, a, cycle, ended);
+  if (at == kNever) return ended;
+  const uint64_t done = send_at(payload, a, clock_, at);
+  if (a.kind != RfAccessKind::Read) return done;
+  const uint16_t slot = a.warp_slot;
+  WarpState& w = warps_[slot];
+  for (uint8_t k = 0; k < w.release_count; ++k) {
+    if (w.release[k] != a.arch_reg || w.reads_left[k] == 0) continue;
+    if (--w.reads_left[k] == 0) {
+      release(slot, a.arch_reg, done);
+      ++stats_.released_by_pir;
+    }
+  }
+  return done;
+}
+
+DirectTransport RfvStage::direct() {
+  DirectTransport d = OperandStage::direct();
+  d.serve = [](void* stage, tlm::tlm_generic_payload& payload, RfAccess& a, uint64_t cycle,
+               uint64_t& ready) {
+    return static_cast<RfvStage*>(static_cast<OperandStage*>(stage))
+        ->serve_at(payload, a, cycle, ready);
+  };
+  d.ticks_per_cycle = clock_.ticks_per_cycle();
+  return d;
+}
+
+bool RfvStage::serve_at(tlm::tlm_generic_payload& payload, RfAccess& a, uint64_t cycle,
+                        uint64_t& ready) {
+  if (a.kind != RfAccessKind::Read && a.kind != RfAccessKind::Write) return false;
+  if (a.warp_slot >= warps_.size() || a.arch_reg >= table_.core().config().max_regs_per_thread)
+    return false;
+  ready = serve_access(payload, a, cycle);
+  return true;
 }
 
 void RfvStage::transport(tlm::tlm_generic_payload& payload, RfAccess& a, sc_core::sc_time& delay) {
@@ -533,18 +570,7 @@ void RfvStage::transport(tlm::tlm_generic_payload& payload, RfAccess& a, sc_core
       forward(payload, a, delay);
       return;
   }
-  const uint64_t at = translate(payload, a, delay);
-  if (at == kNever) return;
-  const uint64_t done = forward_at(payload, a, delay, clock_, at);
-  if (a.kind != RfAccessKind::Read) return;
-  WarpState& w = warps_[slot];
-  for (uint8_t k = 0; k < w.release_count; ++k) {
-    if (w.release[k] != a.arch_reg || w.reads_left[k] == 0) continue;
-    if (--w.reads_left[k] == 0) {
-      release(slot, a.arch_reg, done);
-      ++stats_.released_by_pir;
-    }
-  }
+  clock_.complete_at(delay, serve_access(payload, a, clock_.cycle_at(delay)));
 }
 
 // ---------------------------------------------------------------- reports

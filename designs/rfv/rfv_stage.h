@@ -186,6 +186,8 @@ class RfvStage : public OperandStage, public IssueHook, public ReportingBlock, p
   RfvStage(sc_core::sc_module_name name, const DesignContext& context);
 
   bool translates_names() const override { return true; }
+  /// With serve: reads and writes at a cycle, as the stage before it sends them.
+  DirectTransport direct() override;
 
   // IssueHook
   IssueVerdict before_issue(uint32_t slot, uint32_t cta_slot, uint32_t index, const WarpInst& inst,
@@ -261,12 +263,20 @@ class RfvStage : public OperandStage, public IssueHook, public ReportingBlock, p
             WarpRegister* value, uint64_t cycle);
   void launch_warp(uint16_t slot, uint16_t cta_slot, uint64_t cycle);
   void retire_warp(uint16_t slot, uint64_t cycle);
-  /// Read / Write: name translation, lookup and wake-up delay. Returns the cycle the
-  /// access goes on to the banks, or kNever when it ends here (a dead write).
-  uint64_t translate(tlm::tlm_generic_payload& payload, RfAccess& access, sc_core::sc_time& delay);
+  /// Read / Write at `cycle`: name translation, lookup and wake-up delay. Returns the
+  /// cycle the access goes on to the banks, or kNever when it ends here (a dead write),
+  /// `ended` then the cycle it completes.
+  uint64_t translate(tlm::tlm_generic_payload& payload, RfAccess& access, uint64_t cycle,
+                     uint64_t& ended);
   /// A dead write ends at the stage, answered after its lookup: kNever.
-  uint64_t end_here(tlm::tlm_generic_payload& payload, sc_core::sc_time& delay,
-                    uint64_t lookup_cycles);
+  uint64_t end_here(tlm::tlm_generic_payload& payload, uint64_t cycle, uint64_t lookup_cycles,
+                    uint64_t& ended);
+  /// A read or a write (slot and register in range) at `cycle`: returns the cycle it
+  /// completes.
+  uint64_t serve_access(tlm::tlm_generic_payload& payload, RfAccess& a, uint64_t cycle);
+  /// DirectTransport::serve: a read or a write at `cycle`, without a delay to convert;
+  /// false, nothing done, for anything else, refusals included (transport() takes it).
+  bool serve_at(tlm::tlm_generic_payload& payload, RfAccess& a, uint64_t cycle, uint64_t& ready);
   static constexpr uint64_t kNever = ~uint64_t(0);
   bool refill(uint32_t slot, uint64_t now);
   /// Bits of the register balance counters.

@@ -81,6 +81,13 @@ struct StubInitiator : sc_core::sc_module {
   tlm::tlm_response_status access(RfAccessKind kind, uint16_t slot, uint16_t reg) {
     return send(prepare(kind, slot, reg));
   }
+  /// The access at `cycle` without the socket, as the crossbar does (DirectTransport::
+  /// serve): whether the stage served it (`ready` then set).
+  bool serve(const DirectTransport& stage, RfAccessKind kind, uint16_t slot, uint16_t reg,
+             uint64_t cycle, uint64_t& ready) {
+    tlm::tlm_generic_payload& p = prepare(kind, slot, reg);
+    return stage.serve(stage.object, p, txn.access(), cycle, ready);
+  }
 };
 
 /// A register file that keeps values by physical register and records every transaction.
@@ -323,6 +330,46 @@ TEST_CASE("rfv stage: its own Launch / Retire per physical register, translated 
   const nlohmann::json s = stage.stats(20);
   CHECK(s["released_at_exit"] == 1);
   check_declared(stage, 20);
+}
+
+// The crossbar hands reads and writes to the stage at a cycle (DirectTransport::serve):
+// the same translation, lookup cycles and data as through the socket.
+TEST_CASE("rfv stage: served at a cycle as through its socket", "[rfv][stage]") {
+  const Bench b("rfv", {"rfv.allocate_at=issue", "rfv.mode=hardware", "rfv.table_bytes=256"});
+  RfvStage stage("rfv", b.context());
+  StubInitiator init("init");
+  StubRegisterFile rf("rf");
+  init.socket.bind(stage.target);
+  stage.initiator.bind(rf.socket);
+  const DirectTransport direct = stage.direct();
+  REQUIRE(direct.serve != nullptr);
+  const RenamingTable& core = stage.renaming_table().core();
+  uint16_t ex = 0xffff, ren = 0xffff;
+  for (uint16_t r = 0; r < 22; ++r) (core.is_exempt(r) ? ex : ren) = r;
+  uint64_t ready = 0;
+  Driver driver("driver", [&] {
+    init.access(RfAccessKind::Launch, 7, 0);
+    sc_core::wait(b.cycles(10));
+    stage.issued(7, 0, writes(0x40, ren), 10);
+    const uint32_t phys = core.lookup(7, ren);
+    REQUIRE(phys != kNoPhysical);
+    CHECK_FALSE(init.serve(direct, RfAccessKind::Wake, 7, ren, 10, ready));
+    CHECK_FALSE(init.serve(direct, RfAccessKind::Read, 7, 63, 10, ready));  // refused by transport
+    CHECK_FALSE(init.serve(direct, RfAccessKind::Read, 48, 0, 10, ready));  // no such warp slot
+    init.buffer.lane[0] = 0xbeef;
+    REQUIRE(init.serve(direct, RfAccessKind::Write, 7, ren, 10, ready));
+    CHECK(ready == 11);  // after the one-cycle lookup
+    CHECK(rf.seen.back().phys_reg == phys);
+    CHECK(rf.seen.back().at == b.cycles(11));
+    init.buffer.lane[0] = 0;
+    REQUIRE(init.serve(direct, RfAccessKind::Read, 7, ren, 12, ready));
+    CHECK(init.txn.payload().is_response_ok());
+    CHECK(init.buffer.lane[0] == 0xbeef);
+    CHECK(ready == 13);
+    REQUIRE(init.serve(direct, RfAccessKind::Read, 7, ex, 12, ready));
+    CHECK(ready == 12);  // an exempt register: no lookup
+  });
+  sc_core::sc_start();
 }
 
 TEST_CASE("rfv stage: a pir flag releases a register after its last read, with a Retire",
