@@ -107,28 +107,39 @@ DirectTransport ComaModule::direct() {
   return cycle;
 }
 
+bool ComaModule::assign(tlm::tlm_generic_payload& payload, const RfAccess& a) {
+  // The first Wake of a collector assignment carries the warp's active mask; a
+  // stage's own instruction (kNoCollector, e.g. RegMutex's compaction MOV) has no entry.
+  if (a.operand_slot != 0 || a.collector == kNoCollector) return true;
+  if (a.collector >= core_.config().entries) {
+    refuse_collector(payload, a.collector);
+    return false;
+  }
+  core_.assign(a.collector, a.active_mask);
+  energy_.count(table_writes_);
+  return true;
+}
+
 bool ComaModule::serve_at(tlm::tlm_generic_payload& payload, RfAccess& a, uint64_t cycle,
                           uint64_t& ready) {
-  if (a.kind != RfAccessKind::Read && a.kind != RfAccessKind::Write) return false;
-  ready = gate(payload, a) ? send_at(payload, a, clock_, bank_port_cycle(a, cycle)) : cycle;
-  return true;
+  switch (a.kind) {
+    case RfAccessKind::Wake:
+      ready = assign(payload, a) ? send_at(payload, a, clock_, cycle) : cycle;
+      return true;
+    case RfAccessKind::Read:
+    case RfAccessKind::Write:
+      ready = gate(payload, a) ? send_at(payload, a, clock_, bank_port_cycle(a, cycle)) : cycle;
+      return true;
+    default:
+      return false;
+  }
 }
 
 void ComaModule::transport(tlm::tlm_generic_payload& payload, RfAccess& a,
                            sc_core::sc_time& delay) {
   switch (a.kind) {
     case RfAccessKind::Wake:
-      // The first Wake of a collector assignment carries the warp's active mask; a
-      // stage's own instruction (kNoCollector, e.g. RegMutex's compaction MOV) has no entry.
-      if (a.operand_slot == 0 && a.collector != kNoCollector) {
-        if (a.collector >= core_.config().entries) {
-          refuse_collector(payload, a.collector);
-          return;
-        }
-        core_.assign(a.collector, a.active_mask);
-        energy_.count(table_writes_);
-      }
-      forward(payload, a, delay);
+      if (assign(payload, a)) forward(payload, a, delay);
       return;
     case RfAccessKind::Read:
     case RfAccessKind::Write:

@@ -103,14 +103,17 @@ class ComaModule : public OperandStage, public ReportingBlock {
   /// With coma.bank_ports: holds the access at `cycle` back to its bank port's first
   /// free cycle (moving `cycle` on to it); returns the cycles it waited.
   uint64_t take_bank_port(std::vector<uint64_t>& next_free, const RfAccess& a, uint64_t& cycle);
+  /// The table's part of a Wake: the first of a collector assignment writes the warp's
+  /// active mask; false when it refused the Wake (the payload says why).
+  bool assign(tlm::tlm_generic_payload& payload, const RfAccess& a);
   /// The table's part of a read or a write: false when it refused the access (the
   /// payload says why).
   bool gate(tlm::tlm_generic_payload& payload, RfAccess& a);
   /// The cycle a read or a write asked for at `cycle` goes on to the banks: with
   /// coma.bank_ports, its bank port's first free cycle from `cycle` on.
   uint64_t bank_port_cycle(const RfAccess& a, uint64_t cycle);
-  /// DirectTransport::serve: a read or a write at `cycle`, without a delay to convert;
-  /// false, nothing done, for any other kind (transport() takes it).
+  /// DirectTransport::serve: a read, a write or a Wake at `cycle`, without a delay to
+  /// convert; false, nothing done, for any other kind (transport() takes it).
   bool serve_at(tlm::tlm_generic_payload& payload, RfAccess& a, uint64_t cycle, uint64_t& ready);
   /// The refusal of an access naming no entry of the table, out of line: the message is
   /// built only then, and transport() saves no registers for it.

@@ -117,10 +117,22 @@ DirectTransport TricModule::direct() {
 
 bool TricModule::serve_at(tlm::tlm_generic_payload& payload, RfAccess& a, uint64_t cycle,
                           uint64_t& ready) {
-  // Entries outside the file are the banks' to refuse (address error), not TRIC's.
-  if (a.phys_reg >= core_.config().registers) return false;
+  const RfAccessKind kind = a.kind;
+  if (kind != RfAccessKind::Read && kind != RfAccessKind::Write && kind != RfAccessKind::Wake)
+    return false;
+  // Entries outside the file are the banks' to refuse (address error), not TRIC's; a Wake
+  // without a register (an instruction without a destination) goes on for COMA.
   const uint32_t reg = a.phys_reg;
-  if (a.kind == RfAccessKind::Read) {
+  if (reg >= core_.config().registers) {
+    ready = send_at(payload, a, clock_, cycle);
+    return true;
+  }
+  if (kind == RfAccessKind::Wake) {
+    core_.wake(reg, cycle, /*destination=*/true);
+    ready = send_at(payload, a, clock_, cycle);
+    return true;
+  }
+  if (kind == RfAccessKind::Read) {
     // Held until the entry is ON: sent at the cycle its wake-up ends.
     const uint64_t at = core_.wake(reg, cycle, /*destination=*/false);
     ready = send_at(payload, a, clock_, at);
@@ -129,7 +141,6 @@ bool TricModule::serve_at(tlm::tlm_generic_payload& payload, RfAccess& a, uint64
     core_.read_done(reg, ready - read_latency_, ready, cycle);
     return true;
   }
-  if (a.kind != RfAccessKind::Write) return false;
   ready = send_at(payload, a, clock_, cycle);
   if (!payload.is_response_ok()) return true;
   ++accesses_;
@@ -157,8 +168,6 @@ void TricModule::transport(tlm::tlm_generic_payload& payload, RfAccess& a,
       core_.retire(a.phys_reg, a.regs_per_warp, cycle);
       break;
     case RfAccessKind::Wake:
-      core_.wake(a.phys_reg, cycle, /*destination=*/true);
-      break;
     case RfAccessKind::Read:
     case RfAccessKind::Write: {
       uint64_t ready = 0;

@@ -154,8 +154,8 @@ class TricModule : public OperandStage,
 
  private:
   void transition(uint32_t reg, RegPower from, RegPower to, uint64_t cycle) override;
-  /// DirectTransport::serve: a read or a write of an entry of the file at `cycle`, without
-  /// a delay to convert; false, nothing done, for anything else (transport() takes it).
+  /// DirectTransport::serve: a read, a write or a Wake at `cycle`, without a delay to
+  /// convert; false, nothing done, for anything else (transport() takes it).
   bool serve_at(tlm::tlm_generic_payload& payload, RfAccess& a, uint64_t cycle, uint64_t& ready);
 
   TricParams params_;

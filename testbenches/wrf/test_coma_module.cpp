@@ -160,9 +160,12 @@ TEST_CASE("coma module: served at a cycle as through its socket", "[coma][module
   run_thread([&] {
     const LaneMask half = 0x0000ffffu;
     sc_core::wait(bench.clock.cycles(2));
-    // A Wake is not served at a cycle: the stage before sends it through transport().
-    CHECK_FALSE(init.serve(direct, RfAccessKind::Wake, 9, 2, ready, 5, half));
-    init.send(RfAccessKind::Wake, 9, 5, half, 0, 0);
+    // Collector 5's first Wake writes its entry; one naming no entry is refused.
+    REQUIRE(init.serve(direct, RfAccessKind::Wake, 9, 2, ready, 5, half));
+    CHECK(ready == 2);
+    CHECK(bench.coma.core().entry(5) == half);
+    REQUIRE(init.serve(direct, RfAccessKind::Wake, 9, 2, ready, /*collector=*/16, half));
+    CHECK(init.last_response == tlm::TLM_GENERIC_ERROR_RESPONSE);
     REQUIRE(init.serve(direct, RfAccessKind::Read, 4, 3, ready, 5, half));
     CHECK(init.last_response == tlm::TLM_OK_RESPONSE);
     CHECK(ready == 4);
@@ -175,7 +178,9 @@ TEST_CASE("coma module: served at a cycle as through its socket", "[coma][module
     CHECK(init.last_response == tlm::TLM_GENERIC_ERROR_RESPONSE);
   });
   const std::vector<StubTarget::Seen>& seen = bench.target.seen;
-  REQUIRE(seen.size() == 4);  // the Wake and three served accesses; not the refused read
+  REQUIRE(seen.size() == 4);  // a Wake and three accesses; not the refused Wake and read
+  CHECK(seen[0].kind == RfAccessKind::Wake);
+  CHECK(seen[0].cycle == 2);
   CHECK(seen[1].kind == RfAccessKind::Read);
   CHECK(seen[1].cycle == 3);
   CHECK(seen[1].read_lanes == 0x0000ffffu);
@@ -183,6 +188,7 @@ TEST_CASE("coma module: served at a cycle as through its socket", "[coma][module
   CHECK(seen[3].kind == RfAccessKind::Write);
   CHECK(seen[3].cycle == 6);
   const nlohmann::json s = bench.coma.stats(10);
+  CHECK(s["events"]["table_writes"] == 1);
   CHECK(s["events"]["table_reads"] == 2);
   CHECK(s["bank_conflicts"]["reads"] == 1);
   CHECK(s["lanes_accessed"] == 16 + 16 + 8);

@@ -84,22 +84,29 @@ TEST_CASE("tric module: served at a cycle as through its socket", "[tric][module
   run_thread([&] {
     init.send(RfAccessKind::Launch, 0, 0, kFullMask, 8);
     sc_core::wait(bench.clock.cycles(10));
-    CHECK_FALSE(init.serve(direct, RfAccessKind::Wake, 6, 10, ready));
-    CHECK_FALSE(init.serve(direct, RfAccessKind::Read, 1024, 10, ready));  // the banks refuse
+    CHECK_FALSE(init.serve(direct, RfAccessKind::Launch, 16, 10, ready));  // transport()'s
     REQUIRE(init.serve(direct, RfAccessKind::Read, 3, 10, ready));
     CHECK(init.last_response == tlm::TLM_OK_RESPONSE);
     CHECK(init.buffer.lane[5] == 305);
     CHECK(ready == 13);  // served at 12 (3-cycle wake-up, 1 hidden)
+    // Destination R4, woken at its collector's cycle (10), stays ON until its writeback.
+    REQUIRE(init.serve(direct, RfAccessKind::Wake, 4, 10, ready));
+    CHECK(ready == 10);
+    CHECK(bench.tric.core().state(4, 10) == RegPower::On);
     REQUIRE(init.serve(direct, RfAccessKind::Read, 3, 20, ready));
     CHECK(ready == 23);
-    init.send(RfAccessKind::Wake, 4);  // destination R4, woken at its collector's cycle (10)
+    // Beyond the file: passed on for the banks to refuse.
+    REQUIRE(init.serve(direct, RfAccessKind::Read, 1024, 20, ready));
+    CHECK(init.last_response == tlm::TLM_OK_RESPONSE);  // the stub target answers anything
     REQUIRE(init.serve(direct, RfAccessKind::Write, 4, 25, ready));
     CHECK(ready == 26);  // a write is not held back
   });
-  REQUIRE(bench.target.seen.size() == 5);  // the Launch, the Wake and three served accesses
+  REQUIRE(bench.target.seen.size() == 6);  // the Launch and five served transactions
   CHECK(bench.target.seen[1].cycle == 12);
-  CHECK(bench.target.seen[2].cycle == 22);
-  CHECK(bench.target.seen[4].cycle == 25);
+  CHECK(bench.target.seen[2].kind == RfAccessKind::Wake);
+  CHECK(bench.target.seen[3].cycle == 22);
+  CHECK(bench.target.seen[4].phys_reg == 1024);
+  CHECK(bench.target.seen[5].cycle == 25);
   const nlohmann::json s = bench.tric.stats(30);
   CHECK(s["wakeups"] == 3);
   CHECK(s["delay_cycles"] == 4);

@@ -115,6 +115,8 @@ struct StubInitiator : sc_core::sc_module {
     a.phys_reg = phys_reg;
     a.collector = collector;
     a.active_mask = mask;
+    a.regs_per_warp = 0;
+    a.operand_slot = 0;
     const bool served = stage.serve(stage.object, p, a, cycle, ready);
     last_response = p.get_response_status();
     return served;
