@@ -100,11 +100,31 @@ void WcStage::column_woken(uint32_t column, uint64_t cycle) {
   set_column(column, power::PowerState::On, cycle);
 }
 
-void WcStage::through_codec(BdiUnitPool& unit, WarpRegister& buffer, bdi::Encoding& encoding,
-                            sc_core::sc_time& delay) {
+uint64_t WcStage::through_codec(BdiUnitPool& unit, WarpRegister& buffer, bdi::Encoding& encoding,
+                                uint64_t cycle) {
   codec_image_.encoding = encoding;
-  unit.carry(buffer, codec_image_, delay);
+  const uint64_t ready = unit.carry_at(buffer, codec_image_, cycle);
   encoding = codec_image_.encoding;
+  return ready;
+}
+
+DirectTransport WcStage::direct() {
+  DirectTransport d = OperandStage::direct();
+  d.serve = [](void* stage, tlm::tlm_generic_payload& payload, RfAccess& a, uint64_t cycle,
+               uint64_t& ready) {
+    return static_cast<WcStage*>(static_cast<OperandStage*>(stage))
+        ->serve_at(payload, a, cycle, ready);
+  };
+  d.ticks_per_cycle = clock_.ticks_per_cycle();
+  return d;
+}
+
+bool WcStage::serve_at(tlm::tlm_generic_payload& payload, RfAccess& a, uint64_t cycle,
+                       uint64_t& ready) {
+  if (a.kind != RfAccessKind::Read && a.kind != RfAccessKind::Write) return false;
+  if (a.phys_reg >= geometry_.physical_registers()) return false;
+  ready = a.kind == RfAccessKind::Read ? read(payload, a, cycle) : write(payload, a, cycle);
+  return true;
 }
 
 void WcStage::transport(tlm::tlm_generic_payload& payload, RfAccess& a, sc_core::sc_time& delay) {
@@ -117,7 +137,13 @@ void WcStage::transport(tlm::tlm_generic_payload& payload, RfAccess& a, sc_core:
                "physical register beyond the register file's");
         return;
       }
-      return a.kind == RfAccessKind::Read ? read(payload, a, delay) : write(payload, a, delay);
+      {
+        const uint64_t cycle = clock_.cycle_at(delay);
+        const uint64_t ready =
+            a.kind == RfAccessKind::Read ? read(payload, a, cycle) : write(payload, a, cycle);
+        if (payload.is_response_ok()) clock_.complete_at(delay, ready);
+      }
+      return;
     case RfAccessKind::Launch:
     case RfAccessKind::Retire:
       // Physical registers [phys_reg, phys_reg + regs_per_warp) become allocated or free;
@@ -137,8 +163,7 @@ void WcStage::transport(tlm::tlm_generic_payload& payload, RfAccess& a, sc_core:
   forward(payload, a, delay);
 }
 
-void WcStage::read(tlm::tlm_generic_payload& payload, RfAccess& a, sc_core::sc_time& delay) {
-  const uint64_t cycle = clock_.cycle_at(delay);
+uint64_t WcStage::read(tlm::tlm_generic_payload& payload, RfAccess& a, uint64_t cycle) {
   const uint32_t bank = bank_of(a);
   ++stats_.reads;
   energy_.count(indicator_reads_);
@@ -148,21 +173,23 @@ void WcStage::read(tlm::tlm_generic_payload& payload, RfAccess& a, sc_core::sc_t
     // bank is gated), so the arbiter does not read them.
     const uint32_t slices = state_.valid_slices(a.phys_reg) & state_.slices_of(a.read_lanes);
     a.read_lanes &= state_.lanes_of(slices);
-    forward_at(payload, a, delay, clock_, state_.ready_at(bank, slices, cycle));
+    const uint64_t ready = send_at(payload, a, clock_, state_.ready_at(bank, slices, cycle));
     payload.set_data_length(popcount32(slices) * geometry_.slice_bytes());
-    return;
+    return ready;
   }
   // The image's slices land in the collector's buffer, which the decompressor then
   // turns into the register in place.
   bdi::Encoding encoding = codec().encoding_of(code);
   const LaneMask lanes = image_lanes(encoding.banks());
   a.read_lanes = lanes;
-  forward_at(payload, a, delay, clock_, state_.ready_at(bank, state_.slices_of(lanes), cycle));
-  if (payload.is_response_error()) return;
+  const uint64_t read =
+      send_at(payload, a, clock_, state_.ready_at(bank, state_.slices_of(lanes), cycle));
+  if (payload.is_response_error()) return read;
   ++stats_.compressed_reads;
-  through_codec(decompressor_, register_of(payload), encoding, delay);
+  const uint64_t ready = through_codec(decompressor_, register_of(payload), encoding, read);
   // What crossed the banks-to-collector wires: the crossbar charges these bytes.
   payload.set_data_length(encoding.banks() * bdi::kBankBytes);
+  return ready;
 }
 
 tlm::tlm_response_status WcStage::dummy_mov(const RfAccess& a, uint32_t bank, uint64_t& cycle) {
@@ -179,12 +206,11 @@ tlm::tlm_response_status WcStage::dummy_mov(const RfAccess& a, uint32_t bank, ui
   m.pc = a.pc;
   m.active_mask = kFullMask;
   m.read_lanes = lanes;
-  sc_core::sc_time delay;
   energy_.count(indicator_reads_);
-  forward_at(read, m, delay, clock_, state_.ready_at(bank, state_.slices_of(lanes), cycle));
+  const uint64_t read_ready =
+      send_at(read, m, clock_, state_.ready_at(bank, state_.slices_of(lanes), cycle));
   if (read.is_response_error()) return read.get_response_status();
-  through_codec(decompressor_, image_, encoding, delay);
-  const uint64_t ready = clock_.cycle_at(delay);
+  const uint64_t ready = through_codec(decompressor_, image_, encoding, read_ready);
   // Its write: the whole register, uncompressed.
   const uint64_t awake = state_.set_valid(a.phys_reg, bank, state_.slices_of(kFullMask), cycle);
   if (awake > ready) wakeup_stall_cycles_ += awake - ready;
@@ -193,7 +219,7 @@ tlm::tlm_response_status WcStage::dummy_mov(const RfAccess& a, uint32_t bank, ui
   tlm::tlm_generic_payload& write = mov_.prepare(RfAccessKind::Write, &image_);
   m.phys_reg = a.phys_reg;
   m.active_mask = kFullMask;
-  forward_at(write, m, delay, clock_, start);
+  send_at(write, m, clock_, start);
   state_.set_indicator(a.phys_reg, 0, cycle);
   energy_.count(indicator_writes_);
   energy_.count(mov_flits_, encoding.banks() + kWarpRegisterBytes / kFlitBytes);
@@ -201,8 +227,7 @@ tlm::tlm_response_status WcStage::dummy_mov(const RfAccess& a, uint32_t bank, ui
   return write.is_response_error() ? write.get_response_status() : tlm::TLM_OK_RESPONSE;
 }
 
-void WcStage::write(tlm::tlm_generic_payload& payload, RfAccess& a, sc_core::sc_time& delay) {
-  const uint64_t cycle = clock_.cycle_at(delay);
+uint64_t WcStage::write(tlm::tlm_generic_payload& payload, RfAccess& a, uint64_t cycle) {
   const uint32_t bank = bank_of(a);
   const uint32_t phys = a.phys_reg;
   const WarpRegister& value = register_of(payload);
@@ -216,7 +241,7 @@ void WcStage::write(tlm::tlm_generic_payload& payload, RfAccess& a, sc_core::sc_
       const tlm::tlm_response_status status = dummy_mov(a, bank, start);
       if (status != tlm::TLM_OK_RESPONSE) {
         payload.set_response_status(status);
-        return;
+        return cycle;
       }
     }
     contents_[phys].merge(value, a.active_mask);
@@ -226,17 +251,15 @@ void WcStage::write(tlm::tlm_generic_payload& payload, RfAccess& a, sc_core::sc_
     const uint32_t slices = state_.slices_of(a.active_mask);
     const uint64_t awake = state_.add_valid(phys, bank, slices, cycle);
     if (awake > start) wakeup_stall_cycles_ += awake - start;
-    forward_at(payload, a, delay, clock_, std::max(start, awake));
+    const uint64_t ready = send_at(payload, a, clock_, std::max(start, awake));
     payload.set_data_length(popcount32(slices) * geometry_.slice_bytes());
-    return;
+    return ready;
   }
   count_similarity(value, false);
   contents_[phys] = value;
   image_ = value;
   bdi::Encoding encoding;
-  sc_core::sc_time compressed = delay;
-  through_codec(compressor_, image_, encoding, compressed);
-  const uint64_t compressed_at = clock_.cycle_at(compressed);
+  const uint64_t compressed_at = through_codec(compressor_, image_, encoding, cycle);
   const uint8_t code = codec().indicator_of(encoding);
   ++writes_by_indicator_[code];
   ratio_bytes_[0].add(encoding);
@@ -248,10 +271,11 @@ void WcStage::write(tlm::tlm_generic_payload& payload, RfAccess& a, sc_core::sc_
   unsigned char* data = payload.get_data_ptr();
   payload.set_data_ptr(image_.bytes());
   a.active_mask = lanes;
-  forward_at(payload, a, delay, clock_, std::max(compressed_at, awake));
+  const uint64_t ready = send_at(payload, a, clock_, std::max(compressed_at, awake));
   payload.set_data_ptr(data);
   a.active_mask = kFullMask;
   payload.set_data_length(encoding.banks() * bdi::kBankBytes);
+  return ready;
 }
 
 std::array<uint32_t, 4> WcStage::similarity_bins(const WarpRegister& value) {

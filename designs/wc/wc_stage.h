@@ -147,19 +147,27 @@ class WcStage : public OperandStage,
   BdiDecompressor& decompressor() { return decompressor_; }
   const BdiDecompressor& decompressor() const { return decompressor_; }
 
+  /// With serve: reads and writes at a cycle, as the stage before it sends them.
+  DirectTransport direct() override;
+
  protected:
   void transport(tlm::tlm_generic_payload& payload, RfAccess& a, sc_core::sc_time& delay) override;
 
  private:
-  void read(tlm::tlm_generic_payload& payload, RfAccess& a, sc_core::sc_time& delay);
-  void write(tlm::tlm_generic_payload& payload, RfAccess& a, sc_core::sc_time& delay);
+  /// A read or a write of a register of the file at `cycle`: returns the cycle it
+  /// completes.
+  uint64_t read(tlm::tlm_generic_payload& payload, RfAccess& a, uint64_t cycle);
+  uint64_t write(tlm::tlm_generic_payload& payload, RfAccess& a, uint64_t cycle);
+  /// DirectTransport::serve: a read or a write at `cycle`, without a delay to convert;
+  /// false, nothing done, for anything else, refusals included (transport() takes it).
+  bool serve_at(tlm::tlm_generic_payload& payload, RfAccess& a, uint64_t cycle, uint64_t& ready);
   /// `buffer` through a codec block (`unit`: the compressor or the decompressor, whose
-  /// target compress_socket or decompress_socket is bound to) at `delay`, straight to
-  /// the unit's work (BdiUnitPool::carry): the stage's requests pass the unit's checks by
-  /// construction, so they never fail. Afterwards `encoding` is the image's and `delay`
-  /// names the cycle the result is ready.
-  void through_codec(BdiUnitPool& unit, WarpRegister& buffer, bdi::Encoding& encoding,
-                     sc_core::sc_time& delay);
+  /// target compress_socket or decompress_socket is bound to) at `cycle`, straight to
+  /// the unit's work (BdiUnitPool::carry_at): the stage's requests pass the unit's checks
+  /// by construction, so they never fail. Afterwards `encoding` is the image's; returns
+  /// the cycle the result is ready.
+  uint64_t through_codec(BdiUnitPool& unit, WarpRegister& buffer, bdi::Encoding& encoding,
+                         uint64_t cycle);
   /// The dummy MOV: reads and decompresses `a`'s compressed register at `cycle` and
   /// writes it back uncompressed; `cycle` becomes the cycle its write is granted.
   tlm::tlm_response_status dummy_mov(const RfAccess& a, uint32_t bank, uint64_t& cycle);

@@ -43,10 +43,7 @@ void BdiUnitPool::b_transport(tlm::tlm_generic_payload& payload, sc_core::sc_tim
 
 void BdiUnitPool::carry(WarpRegister& data, BdiImage& image, sc_core::sc_time& delay) {
   const uint64_t cycle = clock_.cycle_at(delay);
-  const uint64_t start = pool_.acquire(cycle);
-  energy_.count(operations_);
-  operate(data, image);
-  delay += period_ * double(start - cycle + latency_);
+  delay += period_ * double(carry_at(data, image, cycle) - cycle);
 }
 
 nlohmann::json BdiUnitPool::stats(uint64_t end_cycle) {

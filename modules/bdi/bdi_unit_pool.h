@@ -118,6 +118,13 @@ class BdiUnitPool : public sc_core::sc_module, public ReportingBlock {
   /// that owns the pool and only asks for what it accepts (WC's stage, whose images come
   /// from the compressor's own codec): no payload, extension lookup or checks per call.
   void carry(WarpRegister& data, BdiImage& image, sc_core::sc_time& delay);
+  /// carry() at `cycle`, without a delay: returns the cycle the result is ready.
+  uint64_t carry_at(WarpRegister& data, BdiImage& image, uint64_t cycle) {
+    const uint64_t start = pool_.acquire(cycle);
+    energy_.count(operations_);
+    operate(data, image);
+    return start + latency_;
+  }
 
   const bdi::UnitPool& units() const { return pool_; }
   uint32_t latency() const { return latency_; }

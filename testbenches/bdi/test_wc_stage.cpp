@@ -245,6 +245,39 @@ TEST_CASE("wc stage: a divergent write to a compressed register injects one dumm
   CHECK(s["similarity"]["divergent"]["le_128"] == 47);
 }
 
+// The crossbar hands reads and writes to the stage at a cycle (DirectTransport::serve):
+// the compressed write, the dummy MOV and the decompressed read take the cycles they take
+// through the socket (the dummy-MOV test above).
+TEST_CASE("wc stage: served at a cycle as through its socket", "[bdi][wc][module]") {
+  WcBench bench({"wc.bank_gating=false"});
+  StubInitiator& init = bench.init;
+  const DirectTransport direct = bench.wc.direct();
+  REQUIRE(direct.serve != nullptr);
+  uint64_t ready = 0;
+  Driver driver("driver", [&] {
+    CHECK_FALSE(init.serve(direct, RfAccessKind::Wake, 0, 0, ready));
+    CHECK_FALSE(init.serve(direct, RfAccessKind::Read, 2048, 0, ready));  // transport refuses
+    init.buffer = ramp(7, 0);                                             // <4,0>: one slice
+    REQUIRE(init.serve(direct, RfAccessKind::Write, 0, 0, ready));
+    CHECK(ready == 3);
+    CHECK(bench.wc.state().indicator(0) == 1);
+    init.buffer = ramp(100, 1);
+    REQUIRE(init.serve(direct, RfAccessKind::Write, 0, 10, ready, 0xffff0000u));
+    CHECK(ready == 14);  // after the dummy MOV
+    CHECK(bench.wc.counters().dummy_movs == 1);
+    init.buffer = WarpRegister{};
+    REQUIRE(init.serve(direct, RfAccessKind::Read, 0, 20, ready));
+    CHECK(ready == 21);
+    CHECK(init.last_response == tlm::TLM_OK_RESPONSE);
+    CHECK(init.last_length == 128);
+    for (unsigned i = 0; i < kWarpSize; ++i) CHECK(init.buffer.lane[i] == (i < 16 ? 7 : 100 + i));
+  });
+  sc_core::sc_start();
+  CHECK(bench.rf.core().counters().reads == 2);
+  CHECK(bench.rf.core().counters().writes == 3);
+  CHECK(bench.wc.decompressor().stats(30)["events"]["decompressions"] == 1);
+}
+
 TEST_CASE("wc stage: what reaches the banks is the image with narrowed masks",
           "[bdi][wc][module]") {
   StubTargetBench bench;

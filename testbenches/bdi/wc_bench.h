@@ -73,6 +73,22 @@ struct StubInitiator : sc_core::sc_module {
     last_length = p.get_data_length();
     return clock.cycle_of(delay);
   }
+  /// The same access at absolute cycle `cycle` without the socket, as the crossbar does
+  /// (DirectTransport::serve): whether the stage served it (`ready` then the cycle it
+  /// completes).
+  bool serve(const DirectTransport& stage, RfAccessKind kind, uint16_t reg, uint64_t cycle,
+             uint64_t& ready, LaneMask mask = kFullMask) {
+    tlm::tlm_generic_payload& p = txn.prepare(kind, &buffer);
+    RfAccess& a = txn.access();
+    a.warp_slot = 0;
+    a.arch_reg = reg;
+    a.phys_reg = reg;
+    a.active_mask = mask;
+    const bool served = stage.serve(stage.object, p, a, cycle, ready);
+    last_response = p.get_response_status();
+    last_length = p.get_data_length();
+    return served;
+  }
   /// A Launch or Retire of physical registers [first, first + count).
   void range(RfAccessKind kind, uint32_t first, uint32_t count) {
     tlm::tlm_generic_payload& p = txn.prepare(kind, nullptr);
