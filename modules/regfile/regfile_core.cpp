@@ -52,19 +52,21 @@ uint64_t RegFileCore::reserve_slices(Ports& ports, uint32_t bank, uint32_t slice
   const uint64_t bank_floor = ports.bank_floor[bank];
   Group* const groups = &ports.groups[size_t(bank) * config_.lane_slices];
   const uint32_t count = ports.group_count[bank];
+  // Without a branch per group (the masks and cycles vary from access to access): a group
+  // sharing no slice with `slices` counts as free at 0, and each group is copied to the
+  // place of the next kept one, which advances when the group is kept (its rest of slices
+  // is not empty and busy past the floor).
   uint64_t grant = std::max(cycle, bank_floor);
-  // bank_max bounds every slice's port: when it is not later than the grant, no port
-  // of `slices` can be, and the look-up is skipped.
-  if (bank_max > grant)
-    for (uint32_t k = 0; k < count; ++k)
-      if ((groups[k].slices & slices) != 0) grant = std::max(grant, groups[k].free);
-  // `slices` leave their groups (those left empty, or no later than the floor, go) and
-  // form one of their own.
+  for (uint32_t k = 0; k < count; ++k) {
+    const uint64_t free = (groups[k].slices & slices) != 0 ? groups[k].free : 0;
+    grant = std::max(grant, free);
+  }
   const uint64_t free = grant + busy;
   uint32_t kept = 0;
   for (uint32_t k = 0; k < count; ++k) {
-    const uint32_t rest = groups[k].slices & ~slices;
-    if (rest != 0 && groups[k].free > bank_floor) groups[kept++] = {rest, groups[k].free};
+    const Group g{groups[k].slices & ~slices, groups[k].free};
+    groups[kept] = g;
+    kept += (g.slices != 0) & (g.free > bank_floor);
   }
   groups[kept++] = {slices, free};
   ports.group_count[bank] = static_cast<uint8_t>(kept);

@@ -147,9 +147,8 @@ TEST_CASE("a bank that is not pipelined is busy for the whole latency", "[regfil
 }
 
 // reserve() keeps whole-warp accesses as a per-bank floor and partial ones as groups of
-// slices free at one cycle, and skips the look-up when no slice's port can be later than
-// the grant; the reference is one port per (bank, slice), each access taking the latest
-// of its slices' ports.
+// slices free at one cycle; the reference is one port per (bank, slice), each access
+// taking the latest of its slices' ports.
 TEST_CASE("lane slices: grants match one port per slice, mixed whole and partial accesses",
           "[regfile][core][property]") {
   uint64_t s = 0x51ce;
