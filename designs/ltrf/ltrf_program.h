@@ -34,17 +34,22 @@ class LtrfProgram {
   /// it to ask the three questions below without looking the PC up for each.
   uint32_t index_of(uint64_t pc) const { return index_of_pc_.find(pc); }
   /// Its register-interval (or strand); kNoInterval for kNone.
-  uint32_t interval_at(uint32_t index) const;
+  uint32_t interval_at(uint32_t index) const {
+    return index == PcIndex::kNone ? kNoInterval : interval_[index];
+  }
   /// The sources whose value dies with it (none for kNone).
-  const RegisterSet& dead_at(uint32_t index) const;
+  const RegisterSet& dead_at(uint32_t index) const {
+    return index == PcIndex::kNone ? kNoRegisters : dead_[index];
+  }
   /// True when it starts a strand (strand mode only).
-  bool starts_unit_at(uint32_t index) const;
+  bool starts_unit_at(uint32_t index) const { return index != PcIndex::kNone && header_[index]; }
   bool strands() const { return strands_; }
   const std::vector<RegisterSet>& interval_sets() const { return sets_; }
   uint32_t intervals() const { return static_cast<uint32_t>(sets_.size()); }
   double mean_static_length() const { return mean_length_; }
 
  private:
+  static inline const RegisterSet kNoRegisters{};
   PcIndex index_of_pc_;
   std::vector<uint32_t> interval_;
   std::vector<RegisterSet> dead_;

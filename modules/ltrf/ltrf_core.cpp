@@ -260,6 +260,24 @@ void LtrfCore::note_load(uint64_t since) {
 
 // ---------------------------------------------------------------- issue stage
 
+void LtrfCore::prefetch(uint32_t slot, uint32_t interval, uint32_t index, uint64_t cycle) {
+  Warp& w = warps_[slot];
+  w.header_index = index;
+  // PREFETCH at the interval's start: registers leaving the working set go back to
+  // the main RF when modified (LTRF+: and live), the new ones are fetched.
+  const RegisterSet& next = sets_[interval];
+  const RegisterSet leaving = w.wcb.cached & ~next;
+  for_each_register(leaving, config_.regs_per_warp, [&](uint16_t reg) {
+    bool wb = entry(slot, reg).dirty;
+    if (config_.mode == LtrfMode::LtrfPlus) wb = wb && w.wcb.live.test(reg);
+    evict(slot, reg, cycle, wb);
+  });
+  w.interval = interval;
+  w.wcb.working_set = next;
+  ++counters_.prefetches;
+  fetch_working_set(slot, cycle);
+}
+
 LtrfCore::Ask LtrfCore::before_issue(uint32_t slot, uint32_t interval, uint64_t cycle, bool header,
                                      uint32_t index) {
   if (shared()) return Ask::Issue;
@@ -282,20 +300,7 @@ LtrfCore::Ask LtrfCore::before_issue(uint32_t slot, uint32_t interval, uint64_t 
   }
   const bool new_unit = interval != w.interval || (header && index != w.header_index);
   if (prefetching() && interval != kNoInterval && new_unit) {
-    w.header_index = index;
-    // PREFETCH at the interval's start: registers leaving the working set go back to
-    // the main RF when modified (LTRF+: and live), the new ones are fetched.
-    const RegisterSet& next = sets_[interval];
-    const RegisterSet leaving = w.wcb.cached & ~next;
-    for_each_register(leaving, config_.regs_per_warp, [&](uint16_t reg) {
-      bool wb = entry(slot, reg).dirty;
-      if (config_.mode == LtrfMode::LtrfPlus) wb = wb && w.wcb.live.test(reg);
-      evict(slot, reg, cycle, wb);
-    });
-    w.interval = interval;
-    w.wcb.working_set = next;
-    ++counters_.prefetches;
-    fetch_working_set(slot, cycle);
+    prefetch(slot, interval, index, cycle);
     return Ask::Prefetch;
   }
   if (cycle >= w.resident_at) return Ask::Issue;

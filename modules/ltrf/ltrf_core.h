@@ -283,6 +283,9 @@ class LtrfCore {
   void note_load(uint64_t since);
   /// Allocates and (unless dead in LTRF+) fetches every working-set register not cached.
   void fetch_working_set(uint32_t slot, uint64_t cycle);
+  /// The PREFETCH of warp `slot` entering `interval` at static instruction `index` (out of
+  /// line: the probes that issue save no registers for it).
+  [[gnu::noinline]] void prefetch(uint32_t slot, uint32_t interval, uint32_t index, uint64_t cycle);
   /// Frees the entry of `reg`, writing it back first when `write_back`.
   void evict(uint32_t slot, uint16_t reg, uint64_t cycle, bool write_back);
   MainRegisterFile::Read main_read(uint32_t slot, uint16_t reg, uint64_t cycle, WarpRegister& out,
