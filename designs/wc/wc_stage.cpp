@@ -1,7 +1,5 @@
 #include "designs/wc/wc_stage.h"
 
-#include <emmintrin.h>
-
 #include <algorithm>
 #include <cmath>
 #include <string>
@@ -285,36 +283,8 @@ std::array<uint32_t, 4> WcStage::similarity_bins(const WarpRegister& value) {
   // difference modulo 2^32, exact unless the subtraction overflows, and then the
   // distance is at least 2^31, beyond every threshold. |d| > t as one unsigned
   // comparison: d + t wraps below zero to beyond 2t.
-  // Four pairs at a time (SSE2, every write is binned): the unsigned comparison as a
-  // signed one of both sides with the sign bit flipped; a mask of all ones counts one.
-  const __m128i zero = _mm_setzero_si128();
-  const __m128i sign = _mm_set1_epi32(INT32_MIN);
-  const __m128i t128 = _mm_set1_epi32(128), t32768 = _mm_set1_epi32(32768);
-  const __m128i over128 = _mm_set1_epi32(int32_t(256u ^ 0x80000000u));
-  const __m128i over32768 = _mm_set1_epi32(int32_t(65536u ^ 0x80000000u));
-  __m128i zeros = zero, beyond_128 = zero, beyond_32768 = zero;
-  unsigned i = 1;
-  for (; i + 4 <= kWarpSize; i += 4) {
-    const __m128i a = _mm_loadu_si128(reinterpret_cast<const __m128i*>(&value.lane[i]));
-    const __m128i b = _mm_loadu_si128(reinterpret_cast<const __m128i*>(&value.lane[i - 1]));
-    const __m128i x = _mm_sub_epi32(a, b);
-    const __m128i overflow =
-        _mm_srai_epi32(_mm_and_si128(_mm_xor_si128(a, b), _mm_xor_si128(a, x)), 31);
-    const __m128i far_128 = _mm_cmpgt_epi32(_mm_xor_si128(_mm_add_epi32(x, t128), sign), over128);
-    const __m128i far_32768 =
-        _mm_cmpgt_epi32(_mm_xor_si128(_mm_add_epi32(x, t32768), sign), over32768);
-    zeros = _mm_sub_epi32(zeros, _mm_cmpeq_epi32(x, zero));
-    beyond_128 = _mm_sub_epi32(beyond_128, _mm_or_si128(far_128, overflow));
-    beyond_32768 = _mm_sub_epi32(beyond_32768, _mm_or_si128(far_32768, overflow));
-  }
-  const auto sum = [](__m128i v) {
-    alignas(16) uint32_t part[4];
-    _mm_store_si128(reinterpret_cast<__m128i*>(part), v);
-    return part[0] + part[1] + part[2] + part[3];
-  };
-  unsigned above_0 = (i - 1) - sum(zeros), above_128 = sum(beyond_128),
-           above_32768 = sum(beyond_32768);
-  for (; i < kWarpSize; ++i) {
+  unsigned above_0 = 0, above_128 = 0, above_32768 = 0;
+  for (unsigned i = 1; i < kWarpSize; ++i) {
     const uint32_t a = value.lane[i], b = value.lane[i - 1];
     const uint32_t x = a - b;
     const uint32_t overflow = ((a ^ b) & (a ^ x)) >> 31;
