@@ -87,9 +87,10 @@ class SmModule : public sc_core::sc_module,
   }
 
   /// Before the run: rf_socket is bound to `crossbar` (SmNode knows). Accesses that do
-  /// not go to the banks directly then go to Crossbar::carry without the socket hop and
-  /// the crossbar's payload check, which the core's RfTransaction payloads always pass
-  /// (well formed by construction), with the same delay and payload.
+  /// not go to the banks directly then go to Crossbar::carry_at (a first stage that serves
+  /// them at their cycle) or Crossbar::carry, without the socket hop and the crossbar's
+  /// payload check, which the core's RfTransaction payloads always pass (well formed by
+  /// construction), with the same timing and payload.
   void use_direct_path(Crossbar& crossbar) { direct_path_ = &crossbar; }
 
   uint64_t access(RfTransaction& txn, uint64_t cycle) override;
