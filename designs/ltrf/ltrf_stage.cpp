@@ -227,15 +227,9 @@ uint64_t LtrfStage::serve_cached(tlm::tlm_generic_payload& payload, RfAccess& a,
 }
 
 DirectTransport LtrfStage::direct() {
-  DirectTransport d = OperandStage::direct();
-  if (!config_.caches()) return d;  // mode direct: everything goes through transport()
-  d.serve = [](void* stage, tlm::tlm_generic_payload& payload, RfAccess& a, uint64_t cycle,
-               uint64_t& ready) {
-    return static_cast<LtrfStage*>(static_cast<OperandStage*>(stage))
-        ->serve_at(payload, a, cycle, ready);
-  };
-  d.ticks_per_cycle = clock_.ticks_per_cycle();
-  return d;
+  // Mode direct: everything goes through transport().
+  if (!config_.caches()) return OperandStage::direct();
+  return serving_at<LtrfStage>(OperandStage::direct(), clock_);
 }
 
 bool LtrfStage::serve_at(tlm::tlm_generic_payload& payload, RfAccess& a, uint64_t cycle,

@@ -161,6 +161,7 @@ class LtrfStage : public OperandStage,
   bool check(tlm::tlm_generic_payload& payload, const RfAccess& a);
   /// A checked read or write at `cycle` with the cache: returns the cycle it completes.
   uint64_t serve_cached(tlm::tlm_generic_payload& payload, RfAccess& a, uint64_t cycle);
+  friend class OperandStage;  // serving_at() calls serve_at()
   /// DirectTransport::serve: a read or a write at `cycle`, without a delay to convert;
   /// false, nothing done, for any other kind (transport() takes it).
   bool serve_at(tlm::tlm_generic_payload& payload, RfAccess& a, uint64_t cycle, uint64_t& ready);

@@ -518,16 +518,7 @@ uint64_t RfvStage::serve_access(tlm::tlm_generic_payload& payload, RfAccess& a, 
   return done;
 }
 
-DirectTransport RfvStage::direct() {
-  DirectTransport d = OperandStage::direct();
-  d.serve = [](void* stage, tlm::tlm_generic_payload& payload, RfAccess& a, uint64_t cycle,
-               uint64_t& ready) {
-    return static_cast<RfvStage*>(static_cast<OperandStage*>(stage))
-        ->serve_at(payload, a, cycle, ready);
-  };
-  d.ticks_per_cycle = clock_.ticks_per_cycle();
-  return d;
-}
+DirectTransport RfvStage::direct() { return serving_at<RfvStage>(OperandStage::direct(), clock_); }
 
 bool RfvStage::serve_at(tlm::tlm_generic_payload& payload, RfAccess& a, uint64_t cycle,
                         uint64_t& ready) {

@@ -274,6 +274,7 @@ class RfvStage : public OperandStage, public IssueHook, public ReportingBlock, p
   /// A read or a write (slot and register in range) at `cycle`: returns the cycle it
   /// completes.
   uint64_t serve_access(tlm::tlm_generic_payload& payload, RfAccess& a, uint64_t cycle);
+  friend class OperandStage;  // serving_at() calls serve_at()
   /// DirectTransport::serve: a read or a write at `cycle`, without a delay to convert;
   /// false, nothing done, for anything else, refusals included (transport() takes it).
   bool serve_at(tlm::tlm_generic_payload& payload, RfAccess& a, uint64_t cycle, uint64_t& ready);

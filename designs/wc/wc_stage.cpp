@@ -108,16 +108,7 @@ uint64_t WcStage::through_codec(BdiUnitPool& unit, WarpRegister& buffer, bdi::En
   return ready;
 }
 
-DirectTransport WcStage::direct() {
-  DirectTransport d = OperandStage::direct();
-  d.serve = [](void* stage, tlm::tlm_generic_payload& payload, RfAccess& a, uint64_t cycle,
-               uint64_t& ready) {
-    return static_cast<WcStage*>(static_cast<OperandStage*>(stage))
-        ->serve_at(payload, a, cycle, ready);
-  };
-  d.ticks_per_cycle = clock_.ticks_per_cycle();
-  return d;
-}
+DirectTransport WcStage::direct() { return serving_at<WcStage>(OperandStage::direct(), clock_); }
 
 bool WcStage::serve_at(tlm::tlm_generic_payload& payload, RfAccess& a, uint64_t cycle,
                        uint64_t& ready) {

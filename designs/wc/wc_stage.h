@@ -158,6 +158,7 @@ class WcStage : public OperandStage,
   /// completes.
   uint64_t read(tlm::tlm_generic_payload& payload, RfAccess& a, uint64_t cycle);
   uint64_t write(tlm::tlm_generic_payload& payload, RfAccess& a, uint64_t cycle);
+  friend class OperandStage;  // serving_at() calls serve_at()
   /// DirectTransport::serve: a read or a write at `cycle`, without a delay to convert;
   /// false, nothing done, for anything else, refusals included (transport() takes it).
   bool serve_at(tlm::tlm_generic_payload& payload, RfAccess& a, uint64_t cycle, uint64_t& ready);

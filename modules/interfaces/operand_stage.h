@@ -73,6 +73,21 @@ class OperandStage : public sc_core::sc_module {
     return d;
   }
 
+  /// `d` (a direct() of a stage of class `Stage`, which makes OperandStage a friend) with
+  /// DirectTransport::serve: Stage::serve_at(payload, a, cycle, ready) at cycles of
+  /// `clock`, for a stage that serves some kinds at a cycle (and answers false, nothing
+  /// done, for the others).
+  template <class Stage>
+  static DirectTransport serving_at(DirectTransport d, const CycleClock& clock) {
+    d.serve = [](void* stage, tlm::tlm_generic_payload& payload, RfAccess& access, uint64_t cycle,
+                 uint64_t& ready) {
+      return static_cast<Stage*>(static_cast<OperandStage*>(stage))
+          ->serve_at(payload, access, cycle, ready);
+    };
+    d.ticks_per_cycle = clock.ticks_per_cycle();
+    return d;
+  }
+
   /// The stage's work on a transaction whose RfAccess `a` is checked (checked_rf_access:
   /// attached and well formed), by this stage or by the hop before it on the direct path.
   /// A refusal sets the payload's response and returns. Default: pass it on unchanged.

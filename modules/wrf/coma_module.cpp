@@ -55,14 +55,7 @@ uint64_t ComaModule::take_bank_port(std::vector<uint64_t>& next_free, const RfAc
 }
 
 DirectTransport ComaModule::direct() {
-  DirectTransport d = direct_to<ComaModule>();
-  d.serve = [](void* stage, tlm::tlm_generic_payload& payload, RfAccess& a, uint64_t cycle,
-               uint64_t& ready) {
-    return static_cast<ComaModule*>(static_cast<OperandStage*>(stage))
-        ->serve_at(payload, a, cycle, ready);
-  };
-  d.ticks_per_cycle = clock_.ticks_per_cycle();
-  return d;
+  return serving_at<ComaModule>(direct_to<ComaModule>(), clock_);
 }
 
 [[gnu::always_inline]] inline bool ComaModule::gate(tlm::tlm_generic_payload& payload,

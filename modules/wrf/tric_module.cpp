@@ -105,14 +105,7 @@ void TricModule::add_signals(Waveform& wave) {
 }
 
 DirectTransport TricModule::direct() {
-  DirectTransport d = direct_to<TricModule>();
-  d.serve = [](void* stage, tlm::tlm_generic_payload& payload, RfAccess& a, uint64_t cycle,
-               uint64_t& ready) {
-    return static_cast<TricModule*>(static_cast<OperandStage*>(stage))
-        ->serve_at(payload, a, cycle, ready);
-  };
-  d.ticks_per_cycle = clock_.ticks_per_cycle();
-  return d;
+  return serving_at<TricModule>(direct_to<TricModule>(), clock_);
 }
 
 bool TricModule::serve_at(tlm::tlm_generic_payload& payload, RfAccess& a, uint64_t cycle,

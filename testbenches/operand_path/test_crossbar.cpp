@@ -38,17 +38,27 @@ DirectTransport behind(ServingStage& stage, const CycleClock& clock, bool serves
   return d;
 }
 
+/// A crossbar bound directly to a ServingStage, which serves at a cycle or not.
+struct CrossbarBench {
+  const Params params;
+  const power::TechTable tech = power::TechTable::load(params.text("power.tech"));
+  const CycleClock clock{1000.0};
+  Crossbar crossbar{"crossbar", params, tech, clock.ns_per_cycle()};
+  ServingStage stage;
+  RfTransaction txn;
+  WarpRegister buffer;
+  explicit CrossbarBench(bool serves) { crossbar.forward_directly(behind(stage, clock, serves)); }
+};
+
 }  // namespace
 
 TEST_CASE("crossbar: carry_at serves at a cycle through a stage that serves so", "[crossbar]") {
-  const Params params;
-  const power::TechTable tech = power::TechTable::load(params.text("power.tech"));
-  const CycleClock clock(1000.0);
-  Crossbar crossbar("crossbar", params, tech, clock.ns_per_cycle());
-  ServingStage stage;
-  crossbar.forward_directly(behind(stage, clock, true));
-  RfTransaction txn;
-  WarpRegister buffer;
+  CrossbarBench b(true);
+  Crossbar& crossbar = b.crossbar;
+  const CycleClock& clock = b.clock;
+  ServingStage& stage = b.stage;
+  RfTransaction& txn = b.txn;
+  WarpRegister& buffer = b.buffer;
   uint64_t ready = 0;
   txn.prepare(RfAccessKind::Read, &buffer);
   REQUIRE(crossbar.carry_at(txn.payload(), txn.access(), clock, 5, ready));
@@ -66,17 +76,10 @@ TEST_CASE("crossbar: carry_at serves at a cycle through a stage that serves so",
 
 TEST_CASE("crossbar: carry_at leaves a stage that does not serve at a cycle to carry()",
           "[crossbar]") {
-  const Params params;
-  const power::TechTable tech = power::TechTable::load(params.text("power.tech"));
-  const CycleClock clock(1000.0);
-  Crossbar crossbar("crossbar", params, tech, clock.ns_per_cycle());
-  ServingStage stage;
-  crossbar.forward_directly(behind(stage, clock, false));
-  RfTransaction txn;
-  WarpRegister buffer;
+  CrossbarBench b(false);
   uint64_t ready = 0;
-  txn.prepare(RfAccessKind::Read, &buffer);
-  CHECK_FALSE(crossbar.carry_at(txn.payload(), txn.access(), clock, 5, ready));
-  CHECK(stage.served == 0);
-  CHECK(crossbar.stats(10)["events"]["flits"] == 0);
+  b.txn.prepare(RfAccessKind::Read, &b.buffer);
+  CHECK_FALSE(b.crossbar.carry_at(b.txn.payload(), b.txn.access(), b.clock, 5, ready));
+  CHECK(b.stage.served == 0);
+  CHECK(b.crossbar.stats(10)["events"]["flits"] == 0);
 }

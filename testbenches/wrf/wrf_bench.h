@@ -87,10 +87,9 @@ struct StubInitiator : sc_core::sc_module {
     return p.get_response_status();
   }
 
-  /// Sends one transaction now; returns its annotated delay (when it completes).
-  sc_core::sc_time send(RfAccessKind kind, uint32_t phys_reg, uint16_t collector = 0,
-                        LaneMask mask = kFullMask, uint32_t regs_per_warp = 0,
-                        uint8_t operand_slot = 0) {
+  /// One transaction, ready to send.
+  tlm::tlm_generic_payload& prepare(RfAccessKind kind, uint32_t phys_reg, uint16_t collector,
+                                    LaneMask mask, uint32_t regs_per_warp, uint8_t operand_slot) {
     const bool data = kind == RfAccessKind::Read || kind == RfAccessKind::Write;
     tlm::tlm_generic_payload& p = txn.prepare(kind, data ? &buffer : nullptr);
     RfAccess& a = txn.access();
@@ -99,6 +98,15 @@ struct StubInitiator : sc_core::sc_module {
     a.active_mask = mask;
     a.regs_per_warp = regs_per_warp;
     a.operand_slot = operand_slot;
+    return p;
+  }
+
+  /// Sends one transaction now; returns its annotated delay (when it completes).
+  sc_core::sc_time send(RfAccessKind kind, uint32_t phys_reg, uint16_t collector = 0,
+                        LaneMask mask = kFullMask, uint32_t regs_per_warp = 0,
+                        uint8_t operand_slot = 0) {
+    tlm::tlm_generic_payload& p =
+        prepare(kind, phys_reg, collector, mask, regs_per_warp, operand_slot);
     sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
     socket->b_transport(p, delay);
     last_response = p.get_response_status();
@@ -109,15 +117,8 @@ struct StubInitiator : sc_core::sc_module {
   /// socket (DirectTransport::serve); returns whether it served it (`ready` then set).
   bool serve(const DirectTransport& stage, RfAccessKind kind, uint32_t phys_reg, uint64_t cycle,
              uint64_t& ready, uint16_t collector = 0, LaneMask mask = kFullMask) {
-    const bool data = kind == RfAccessKind::Read || kind == RfAccessKind::Write;
-    tlm::tlm_generic_payload& p = txn.prepare(kind, data ? &buffer : nullptr);
-    RfAccess& a = txn.access();
-    a.phys_reg = phys_reg;
-    a.collector = collector;
-    a.active_mask = mask;
-    a.regs_per_warp = 0;
-    a.operand_slot = 0;
-    const bool served = stage.serve(stage.object, p, a, cycle, ready);
+    tlm::tlm_generic_payload& p = prepare(kind, phys_reg, collector, mask, 0, 0);
+    const bool served = stage.serve(stage.object, p, txn.access(), cycle, ready);
     last_response = p.get_response_status();
     return served;
   }
