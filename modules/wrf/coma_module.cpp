@@ -130,20 +130,12 @@ bool ComaModule::serve_at(tlm::tlm_generic_payload& payload, RfAccess& a, uint64
 
 void ComaModule::transport(tlm::tlm_generic_payload& payload, RfAccess& a,
                            sc_core::sc_time& delay) {
-  switch (a.kind) {
-    case RfAccessKind::Wake:
-      if (assign(payload, a)) forward(payload, a, delay);
-      return;
-    case RfAccessKind::Read:
-    case RfAccessKind::Write:
-      // It goes on to the banks at the cycle its bank's port is free.
-      if (gate(payload, a))
-        forward_at(payload, a, delay, clock_, bank_port_cycle(a, clock_.cycle_at(delay)));
-      return;
-    default:
-      forward(payload, a, delay);
-      return;
-  }
+  // Reads, writes and Wakes: what serve_at does at the delay's cycle.
+  uint64_t ready = 0;
+  if (!serve_at(payload, a, clock_.cycle_at(delay), ready))
+    forward(payload, a, delay);
+  else if (payload.is_response_ok())
+    clock_.complete_at(delay, ready);
 }
 
 double ComaModule::gated_share() const {
