@@ -179,9 +179,9 @@ void SmCore::finish_warp(uint32_t slot, uint64_t now) {
 
 inline int SmCore::free_collector(UnitType t) const {
   const unsigned ti = static_cast<unsigned>(t);
-  for (uint32_t i = 0; i < config_.collectors[ti]; ++i)
-    if (!collectors_[collector_begin_[ti] + i].busy) return int(collector_begin_[ti] + i);
-  return -1;
+  const uint64_t free = ~busy_collectors_[ti];
+  const uint32_t first = free == 0 ? 64 : uint32_t(__builtin_ctzll(free));
+  return first < config_.collectors[ti] ? int(collector_begin_[ti] + first) : -1;
 }
 
 void SmCore::add_issue_hook(IssueHook* hook) {
@@ -333,6 +333,8 @@ void SmCore::issue(uint32_t slot, uint64_t now) {
   col.busy = true;
   col.warp = slot;
   col.inst = index;
+  busy_collectors_[static_cast<unsigned>(type)] |=
+      uint64_t{1} << (uint32_t(cu) - collector_begin_[static_cast<unsigned>(type)]);
   --free_collectors_[static_cast<unsigned>(type)];
   ++counters_.collector_allocations;
 
@@ -370,6 +372,8 @@ void SmCore::issue(uint32_t slot, uint64_t now) {
     }
   }
   col.ready_cycle = ready;
+  uint64_t& dispatch_from = dispatch_from_[static_cast<unsigned>(type)];
+  dispatch_from = std::min(dispatch_from, ready);
   for (unsigned k = 0; k < inst.num_dst; ++k)
     if (inst.dst[k] != kZeroRegister) w.pending_writes.set(inst.dst[k]);
   ++w.outstanding;
@@ -478,41 +482,70 @@ uint32_t SmCore::latency_of(const WarpInst& inst, uint32_t slot) {
 
 void SmCore::dispatch(uint64_t now) {
   for (unsigned t = 0; t < kUnitTypes; ++t) {
-    const uint32_t count = config_.collectors[t];
-    if (free_collectors_[t] == count) continue;  // no instruction waits for this type
-    std::vector<uint64_t>& units = unit_free_[t];
-    for (uint32_t i = 0; i < count; ++i) {
-      // (collector_rr_ + i) mod count; collector_rr_ moves on after each dispatch.
-      uint32_t position = collector_rr_[t] + i;
-      if (position >= count) position -= count;
-      const uint32_t id = collector_begin_[t] + position;
-      Collector& col = collectors_[id];
-      if (!col.busy || col.ready_cycle > now) continue;
-      auto unit = std::find_if(units.begin(), units.end(), [now](uint64_t f) { return f <= now; });
-      if (unit == units.end()) break;
-      const WarpInst& inst = warps_[col.warp].stream->at(col.inst);
-      *unit = now + (t == static_cast<unsigned>(UnitType::Sfu) ? config_.sfu_interval : 1);
-      if (memory_ && t == static_cast<unsigned>(UnitType::Mem)) {
-        const Warp& w = warps_[col.warp];
-        const MemoryTiming timing =
-            memory_->access({&inst, w.stream, col.warp, w.cta_id, w.warp_in_cta, col.inst}, now);
-        *unit = std::max(*unit, timing.unit_free);
-        if (inst.cls == InstClass::Load) {
-          ++counters_.loads;
-          if (timing.l1_hit) ++counters_.load_hits;
-        } else {
-          ++counters_.stores;
-        }
-        schedule(std::max(timing.done, now + 1), EventKind::Complete, col.warp, col.inst);
-      } else {
-        schedule(now + latency_of(inst, col.warp), EventKind::Complete, col.warp, col.inst);
-      }
-      col.busy = false;
-      ++free_collectors_[t];
-      ++counters_.dispatches;
-      collector_rr_[t] = position + 1 == count ? 0 : position + 1;
-    }
+    // No instruction waits for this type, or none has its operands yet.
+    if (busy_collectors_[t] == 0 || now < dispatch_from_[t]) continue;
+    dispatch_from_[t] = dispatch_type(t, now);
   }
+}
+
+inline uint64_t SmCore::dispatch_type(unsigned t, uint64_t now) {
+  std::vector<uint64_t>& units = unit_free_[t];
+  const uint32_t count = config_.collectors[t];
+  const uint64_t all = count == 64 ? ~uint64_t{0} : (uint64_t{1} << count) - 1;
+  uint64_t next_ready = kNever;
+  // Visit i (0..count-1) looks at position (collector_rr_ + i) mod count, and a dispatch
+  // moves collector_rr_ on to the position after it while i goes on counting. A second
+  // visit of a collector changes nothing (it was not ready), so only the busy collectors
+  // not yet visited are looked at, in the same order.
+  uint64_t unvisited = busy_collectors_[t];
+  for (uint32_t i = 0; i < count; ++i) {
+    uint32_t from = collector_rr_[t] + i;
+    if (from >= count) from -= count;
+    const uint64_t ahead =
+        from == 0 ? unvisited : ((unvisited >> from) | (unvisited << (count - from))) & all;
+    if (ahead == 0) break;
+    const uint32_t skip = uint32_t(__builtin_ctzll(ahead));
+    if (skip >= count - i) break;  // the visits end before it
+    i += skip;
+    uint32_t position = from + skip;
+    if (position >= count) position -= count;
+    unvisited &= ~(uint64_t{1} << position);
+    Collector& col = collectors_[collector_begin_[t] + position];
+    if (col.ready_cycle > now) {
+      next_ready = std::min(next_ready, col.ready_cycle);
+      continue;
+    }
+    auto unit = std::find_if(units.begin(), units.end(), [now](uint64_t f) { return f <= now; });
+    if (unit == units.end()) return now;  // a collector is ready: try again next cycle
+    const WarpInst& inst = warps_[col.warp].stream->at(col.inst);
+    *unit = now + (t == static_cast<unsigned>(UnitType::Sfu) ? config_.sfu_interval : 1);
+    if (memory_ && t == static_cast<unsigned>(UnitType::Mem)) {
+      const Warp& w = warps_[col.warp];
+      const MemoryTiming timing =
+          memory_->access({&inst, w.stream, col.warp, w.cta_id, w.warp_in_cta, col.inst}, now);
+      *unit = std::max(*unit, timing.unit_free);
+      if (inst.cls == InstClass::Load) {
+        ++counters_.loads;
+        if (timing.l1_hit) ++counters_.load_hits;
+      } else {
+        ++counters_.stores;
+      }
+      schedule(std::max(timing.done, now + 1), EventKind::Complete, col.warp, col.inst);
+    } else {
+      schedule(now + latency_of(inst, col.warp), EventKind::Complete, col.warp, col.inst);
+    }
+    col.busy = false;
+    busy_collectors_[t] &= ~(uint64_t{1} << position);
+    ++free_collectors_[t];
+    ++counters_.dispatches;
+    collector_rr_[t] = position + 1 == count ? 0 : position + 1;
+  }
+  // Collectors the visits did not reach (a dispatch moved them on) wait for the next cycle.
+  for (; unvisited != 0; unvisited &= unvisited - 1)
+    next_ready = std::min(
+        next_ready,
+        collectors_[collector_begin_[t] + uint32_t(__builtin_ctzll(unvisited))].ready_cycle);
+  return next_ready;
 }
 
 inline void SmCore::schedule(uint64_t cycle, EventKind kind, uint32_t warp, uint32_t inst) {

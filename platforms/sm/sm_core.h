@@ -287,6 +287,9 @@ class SmCore {
   /// Tells the operand path a warp was assigned collector `cu` (Wake transactions).
   void announce_collector(uint32_t slot, uint32_t cu, const WarpInst& inst, uint64_t now);
   void dispatch(uint64_t now);
+  /// Dispatches type `t`'s ready collectors to free units; returns the cycle from which
+  /// one of its busy collectors may be ready (kNever: none is busy).
+  uint64_t dispatch_type(unsigned t, uint64_t now);
   void complete(const Event& e, uint64_t now);
   void write_done(const Event& e, uint64_t now);
   void retire(uint32_t slot, uint32_t inst, uint64_t now);
@@ -314,6 +317,10 @@ class SmCore {
   std::vector<WarpScheduler> schedulers_;
   CalendarQueue<Event> events_;
   std::array<uint32_t, kUnitTypes> free_collectors_{};
+  /// Per type: its busy collectors, bit i for collector collector_begin_ + i.
+  std::array<uint64_t, kUnitTypes> busy_collectors_{};
+  /// Per type: no busy collector has its operands before this cycle (dispatch skips it).
+  std::array<uint64_t, kUnitTypes> dispatch_from_{};
   std::vector<IssueHook*> hooks_;
   /// The hooks asked before an issue, by index into hooks_, in order: those that may
   /// hold a warp (IssueHook::may_hold). A hook that never holds one never parks one either.
