@@ -266,17 +266,34 @@ bool SmCore::can_issue_next(uint32_t slot) {
 
 void SmCore::reclassify(uint32_t slot) {
   if (config_.policy != SchedulerPolicy::Lrr) return;  // only the LRR scan reads the classes
-  // Parked by the first hook until released: by collector type. Parked until a cycle:
-  // asked (can_issue compares the cycle). Waiting at a barrier, for a branch or on the
+  // Parked by the first hook, until released or until a later cycle (unpark_due files it
+  // again then): by collector type. Waiting at a barrier, for a branch or on the
   // scoreboard, or gone: nothing to do (under LRR, which demotes no warp).
   const Warp& w = warps_[slot];
   uint8_t cls = kInert;
-  if (w.parked_by == 0 && w.parked_until == WarpParking::kUntilReleased)
+  if (w.parked_by == 0 && w.parked_until > step_cycle_)
     cls = static_cast<uint8_t>(kParked + w.parked_unit);
   else if (w.parked_by == 0 ||
            (w.state == WarpState::Running && !w.branch_pending && !w.scoreboard_blocked))
     cls = kAsk;
   schedulers_[slot % schedulers_.size()].set_class(slot, cls);
+}
+
+void SmCore::unpark_due(uint64_t now) {
+  uint64_t next = kNever;
+  for (uint64_t left = timed_parks_; left != 0; left &= left - 1) {
+    const uint32_t slot = uint32_t(__builtin_ctzll(left));
+    const Warp& w = warps_[slot];
+    if (w.parked_by == 0 && w.parked_until != WarpParking::kUntilReleased) {
+      if (w.parked_until > now) {
+        next = std::min(next, w.parked_until);
+        continue;
+      }
+      reclassify(slot);
+    }
+    timed_parks_ &= ~(uint64_t{1} << slot);
+  }
+  next_unpark_ = next;
 }
 
 void SmCore::issue(uint32_t slot, uint64_t now) {
@@ -630,6 +647,8 @@ struct SmCore::LrrScanRule {
 };
 
 uint64_t SmCore::step(uint64_t now) {
+  step_cycle_ = now;
+  if (now >= next_unpark_) unpark_due(now);
   // The first CTAs launch in the first step, once the operand path is bound.
   if (!started_) {
     started_ = true;

@@ -243,6 +243,7 @@ class SmCore {
       w.parked_unit = cls == InstClass::Exit || cls == InstClass::Barrier
                           ? uint8_t(kUnitTypes)
                           : static_cast<uint8_t>(unit_of(cls));
+      if (hook_ == 0 && until != kUntilReleased) core_.note_timed_park(slot, until);
       core_.reclassify(slot);
     }
     void release(uint32_t slot) override {
@@ -269,6 +270,14 @@ class SmCore {
   static_assert(kParked + kUnitTypes < WarpScheduler::kClasses);
   /// Files warp `slot` under its class again after its state changed.
   void reclassify(uint32_t slot);
+  /// The first hook parked warp `slot` before cycle `until`: it is filed as parked until
+  /// then, and unpark_due files it again at that cycle.
+  void note_timed_park(uint32_t slot, uint64_t until) {
+    timed_parks_ |= uint64_t{1} << slot;
+    next_unpark_ = std::min(next_unpark_, until);
+  }
+  /// Files again the warps whose park ran out by `now`.
+  void unpark_due(uint64_t now);
   struct LrrScanRule;
 
   void launch_ctas(uint64_t now);
@@ -333,6 +342,10 @@ class SmCore {
   RfTransaction txn_;
   WarpRegister writeback_buffer_;
   uint64_t issue_cycle_ = ~uint64_t(0);
+  uint64_t step_cycle_ = 0;  ///< the cycle step() runs (reclassify files timed parks by it)
+  /// Warp slots the first hook parked before a cycle (some may have been released since).
+  uint64_t timed_parks_ = 0;
+  uint64_t next_unpark_ = kNever;  ///< the earliest end of those parks
   /// The first hook's parked probes have no effect in this cycle (IssueHook::parked_probe).
   uint64_t parked_probes_quiet_ = ~uint64_t(0);
 
