@@ -149,7 +149,7 @@ void SmCore::launch_cta(uint32_t cta_slot, uint32_t id, uint64_t now) {
     a.regs_per_warp = occupancy_.regs_per_warp();
     a.phys_reg = slot * occupancy_.regs_per_warp();
     port_.access(txn_, now);
-    schedulers_[slot % schedulers_.size()].add_warp(slot, launch_age_++);
+    scheduler_of(slot).add_warp(slot, launch_age_++);
   }
   for (IssueHook* hook : hooks_)
     hook->cta_launched(cta_slot, occupancy_.warps_per_cta, occupancy_.regs_per_warp(), now);
@@ -276,7 +276,7 @@ void SmCore::reclassify(uint32_t slot) {
   else if (w.parked_by == 0 ||
            (w.state == WarpState::Running && !w.branch_pending && !w.scoreboard_blocked))
     cls = kAsk;
-  schedulers_[slot % schedulers_.size()].set_class(slot, cls);
+  scheduler_of(slot).set_class(slot, cls);
 }
 
 void SmCore::unpark_due(uint64_t now) {
@@ -317,7 +317,7 @@ void SmCore::issue(uint32_t slot, uint64_t now) {
   ++counters_.warp_instructions;
   counters_.thread_instructions += static_cast<uint64_t>(popcount32(inst.active));
   ++counters_.by_class[static_cast<unsigned>(inst.cls)];
-  WarpScheduler& scheduler = schedulers_[slot % schedulers_.size()];
+  WarpScheduler& scheduler = scheduler_of(slot);
   Cta& cta = ctas_[w.cta_slot];
 
   if (inst.cls == InstClass::Exit) {
@@ -733,11 +733,15 @@ uint64_t SmCore::next_event_cycle(uint64_t now) const {
   uint64_t next = events_.empty() ? kNever : events_.top().cycle;
   for (const IssueHook* hook : hooks_)
     next = std::min(next, std::max(hook->next_change(now), now + 1));
-  for (const Collector& col : collectors_) {
-    if (!col.busy) continue;
-    const auto& units = unit_free_[static_cast<unsigned>(col.type)];
-    const uint64_t unit = *std::min_element(units.begin(), units.end());
-    next = std::min(next, std::max({col.ready_cycle, unit, now + 1}));
+  for (unsigned t = 0; t < kUnitTypes; ++t) {
+    uint64_t busy = busy_collectors_[t];
+    if (busy == 0) continue;
+    const auto& units = unit_free_[t];
+    const uint64_t unit = std::max(*std::min_element(units.begin(), units.end()), now + 1);
+    for (; busy != 0; busy &= busy - 1) {
+      const Collector& col = collectors_[collector_begin_[t] + uint32_t(__builtin_ctzll(busy))];
+      next = std::min(next, std::max(col.ready_cycle, unit));
+    }
   }
   return next;
 }

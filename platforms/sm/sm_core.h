@@ -268,6 +268,11 @@ class SmCore {
   /// only counts such a warp as a hook wait, when a collector of its type is free.
   enum WarpClass : uint8_t { kInert = 0, kAsk = 1, kParked = 2 };
   static_assert(kParked + kUnitTypes < WarpScheduler::kClasses);
+  /// The scheduler of warp `slot` (slot mod schedulers; without a division for 1 or 2).
+  WarpScheduler& scheduler_of(uint32_t slot) {
+    const size_t count = schedulers_.size();
+    return schedulers_[count == 1 ? 0 : count == 2 ? slot & 1 : slot % count];
+  }
   /// Files warp `slot` under its class again after its state changed.
   void reclassify(uint32_t slot);
   /// The first hook parked warp `slot` before cycle `until`: it is filed as parked until
