@@ -224,8 +224,11 @@ inline bool SmCore::held_by_hook(uint32_t slot) {
     return parked_probes_quiet_ == issue_cycle_ ? held_by_hook(slot) : can_issue_parked(slot);
   }
   if (w.state == WarpState::Running && !w.branch_pending && !w.scoreboard_blocked &&
-      w.last_issue != issue_cycle_)
+      w.last_issue != issue_cycle_) {
+    // Every collector of its type taken (often, behind slow operand paths): no call.
+    if (w.next_unit < kUnitTypes && free_collectors_[w.next_unit] == 0) return false;
     return can_issue_next(slot);
+  }
   if (w.state == WarpState::AtBarrier && config_.policy == SchedulerPolicy::TwoLevel)
     demote_after_pick_.push_back(slot);
   return false;
@@ -237,11 +240,12 @@ bool SmCore::can_issue_parked(uint32_t slot) {
 }
 
 bool SmCore::can_issue_next(uint32_t slot) {
-  const Warp& w = warps_[slot];
+  Warp& w = warps_[slot];
   const WarpInst& inst = w.stream->at(w.next);
   if (inst.cls != InstClass::Exit && inst.cls != InstClass::Barrier) {
     // Cheapest test first: most cycles every collector of the type is taken.
-    if (free_collectors_[static_cast<unsigned>(unit_of(inst.cls))] == 0) return false;
+    w.next_unit = static_cast<uint8_t>(unit_of(inst.cls));
+    if (free_collectors_[w.next_unit] == 0) return false;
     bool hazard = false;
     for (unsigned i = 0; i < inst.num_src && !hazard; ++i) hazard = w.pending_writes[inst.src[i]];
     for (unsigned i = 0; i < inst.num_dst && !hazard; ++i) hazard = w.pending_writes[inst.dst[i]];
@@ -313,6 +317,7 @@ void SmCore::issue(uint32_t slot, uint64_t now) {
   const WarpInst& inst = w.stream->at(w.next);
   for (IssueHook* hook : hooks_) hook->issued(slot, w.cta_slot, inst, now);
   const uint32_t index = w.next++;
+  w.next_unit = kUnknownUnit;
   w.last_issue = now;
   ++counters_.warp_instructions;
   counters_.thread_instructions += static_cast<uint64_t>(popcount32(inst.active));

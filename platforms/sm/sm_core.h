@@ -186,6 +186,7 @@ class SmCore {
 
  private:
   static constexpr uint8_t kNotParked = 0xff;
+  static constexpr uint8_t kUnknownUnit = 0xff;
   enum class WarpState : uint8_t { Empty, Running, AtBarrier, Exiting };
   struct Warp {
     WarpState state = WarpState::Empty;
@@ -204,6 +205,9 @@ class SmCore {
     /// The collector type its next instruction needs (kUnitTypes: none), while parked.
     uint8_t parked_unit = 0;
     uint64_t parked_until = 0;  ///< parked before this cycle
+    /// The collector type instruction `next` needs (kUnitTypes: none), once can_issue_next
+    /// has looked (kUnknownUnit before): the scan then tests the collectors itself.
+    uint8_t next_unit = kUnknownUnit;
     WarpStream* stream = nullptr;
     std::bitset<256> pending_writes;
   };
