@@ -1,6 +1,7 @@
 #include "designs/rfv/rfv_stage.h"
 
 #include <algorithm>
+#include <array>
 #include <stdexcept>
 
 #include "common/errors.h"
@@ -78,12 +79,6 @@ RfvStage::RfvStage(sc_core::sc_module_name name, const DesignContext& context)
   }
 }
 
-uint32_t RfvStage::subarray_index(uint32_t phys) const {
-  const RenamingConfig& r = table_.core().config();
-  return RenamingTable::bank_of_physical(phys, r.rf_banks) * r.subarrays_per_bank() +
-         table_.core().subarray_of(phys);
-}
-
 void RfvStage::add_signals(Waveform& wave) {
   const RenamingConfig& r = table_.core().config();
   const std::string prefix = name() + std::string(".");
@@ -124,10 +119,10 @@ void RfvStage::note_occupancy(uint32_t phys, uint64_t cycle) {
                                        last_mapped_ + uint64_t{resident_warps_} * t.exempt_count());
   peak_baseline_ = std::max<uint64_t>(peak_baseline_, uint64_t{resident_warps_} * regs_per_thread_);
   if (!params_.power_gating || phys == kNoPhysical) return;
-  const uint32_t sub = subarray_index(phys);
-  const uint32_t bank = RenamingTable::bank_of_physical(phys, t.config().rf_banks);
-  const bool used = t.subarray_occupancy(bank, t.subarray_of(phys)) != 0;
+  const uint32_t sub = t.subarray_slot(phys);
+  const bool used = t.subarray_occupancy_at(sub) != 0;
   if (used == subarray_on_[sub]) return;
+  const uint32_t bank = RenamingTable::bank_of_physical(phys, t.config().rf_banks);
   last_power_cycle_ = std::max(last_power_cycle_, cycle);
   subarray_on_[sub] = used;
   set_subarray_power(bank, t.subarray_of(phys),
@@ -180,13 +175,18 @@ void RfvStage::release(uint32_t slot, uint16_t reg, uint64_t cycle) {
 
 bool RfvStage::destinations_fit(uint32_t slot, const WarpInst& inst) const {
   const RenamingTable& t = table_.core();
-  uint32_t need[64] = {};
+  // The new destinations per bank, as (bank, count) pairs: at most kMaxDst banks.
+  std::array<uint32_t, kMaxDst> bank_of{}, need{};
+  unsigned banks_needed = 0;
   const uint32_t banks = std::min<uint32_t>(t.config().rf_banks, 64);
   for (unsigned k = 0; k < inst.num_dst; ++k) {
     const uint16_t r = inst.dst[k];
     if (r == kZeroRegister || t.lookup(static_cast<uint16_t>(slot), r) != kNoPhysical) continue;
     const uint32_t bank = t.compiler_bank(static_cast<uint16_t>(slot), r) % banks;
-    if (++need[bank] + reserved_per_bank_[bank] > t.free_in_bank(bank)) return false;
+    unsigned j = 0;
+    while (j < banks_needed && bank_of[j] != bank) ++j;
+    if (j == banks_needed) bank_of[banks_needed++] = bank;
+    if (++need[j] + reserved_per_bank_[bank] > t.free_in_bank(bank)) return false;
   }
   return true;
 }
@@ -483,7 +483,7 @@ uint64_t RfvStage::translate(tlm::tlm_generic_payload& payload, RfAccess& a, uin
   }
   if (params_.power_gating) {
     // A register in a sub-array that is still waking up waits for it.
-    const uint64_t ready = subarray_ready_[subarray_index(phys)];
+    const uint64_t ready = subarray_ready_[table_.core().subarray_slot(phys)];
     if (ready > at) {
       at = ready;
       ++stats_.wake_waits;

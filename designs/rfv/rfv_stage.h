@@ -246,7 +246,6 @@ class RfvStage : public OperandStage, public IssueHook, public ReportingBlock, p
   /// Asks the register file to put sub-array `subarray` of `bank` into `state`.
   void set_subarray_power(uint32_t bank, uint32_t subarray, power::PowerState state,
                           uint64_t cycle);
-  uint32_t subarray_index(uint32_t phys) const;
   bool destinations_fit(uint32_t slot, const WarpInst& inst) const;
   /// The warp's pir and pbr before instruction `index`: releases, flag-cache probes and
   /// fills, decode energy. True when one of them takes this issue slot (metadata_issue =

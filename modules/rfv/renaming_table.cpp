@@ -35,6 +35,10 @@ RenamingTable::RenamingTable(const RenamingConfig& config) : config_(config) {
   words_per_bank_ = (config_.entries_per_bank() + 63) / 64;
   exempt_slot_.assign(kMaxArchRegisters + 1, -1);
   map_.assign(size_t{config_.max_warps} * config_.max_regs_per_thread, kNoPhysical);
+  subarray_slot_.resize(config_.physical_registers);
+  for (uint32_t p = 0; p < config_.physical_registers; ++p)
+    subarray_slot_[p] =
+        bank_of_physical(p, config_.rf_banks) * config_.subarrays_per_bank() + subarray_of(p);
   start_kernel(0, {});
 }
 
@@ -43,7 +47,7 @@ void RenamingTable::mark(uint32_t phys, bool used) {
   const uint32_t entry = phys / config_.rf_banks;
   uint64_t& word = free_bits_[size_t{bank} * words_per_bank_ + entry / 64];
   const uint64_t bit = uint64_t{1} << (entry % 64);
-  uint32_t& sub = subarray_used_[bank * config_.subarrays_per_bank() + subarray_of(phys)];
+  uint32_t& sub = subarray_used_[subarray_slot_[phys]];
   if (used) {
     word &= ~bit;
     --free_per_bank_[bank];

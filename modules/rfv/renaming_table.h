@@ -97,6 +97,11 @@ class RenamingTable {
   uint32_t subarray_of(uint32_t phys) const {
     return (phys / config_.rf_banks) / config_.subarray_entries;
   }
+  /// Physical register p's (bank, sub-array) as one index, bank * subarrays_per_bank() +
+  /// subarray_of(p): a look-up, since the operand path asks per access.
+  uint32_t subarray_slot(uint32_t phys) const { return subarray_slot_[phys]; }
+  /// subarray_occupancy of the sub-array with index `slot` (subarray_slot).
+  uint32_t subarray_occupancy_at(uint32_t slot) const { return subarray_used_[slot]; }
 
   struct Counters {
     uint64_t allocations = 0;
@@ -124,6 +129,7 @@ class RenamingTable {
   std::vector<uint64_t> free_bits_;   ///< per bank: availability vector, bit e = entry e free
   std::vector<uint32_t> free_per_bank_;
   std::vector<uint32_t> subarray_used_;  ///< per (bank, sub-array): allocated entries
+  std::vector<uint32_t> subarray_slot_;  ///< per physical register: its (bank, sub-array)
   uint32_t words_per_bank_ = 0;
   uint32_t free_total_ = 0;
   uint32_t mapped_ = 0;
