@@ -244,8 +244,11 @@ bool SmCore::can_issue_next(uint32_t slot) {
   const WarpInst& inst = w.stream->at(w.next);
   if (inst.cls != InstClass::Exit && inst.cls != InstClass::Barrier) {
     // Cheapest test first: most cycles every collector of the type is taken.
-    w.next_unit = static_cast<uint8_t>(unit_of(inst.cls));
-    if (free_collectors_[w.next_unit] == 0) return false;
+    const auto unit = static_cast<uint8_t>(unit_of(inst.cls));
+    if (free_collectors_[unit] == 0) {
+      w.next_unit = unit;  // the scan fails it inline while the type stays full
+      return false;
+    }
     bool hazard = false;
     for (unsigned i = 0; i < inst.num_src && !hazard; ++i) hazard = w.pending_writes[inst.src[i]];
     for (unsigned i = 0; i < inst.num_dst && !hazard; ++i) hazard = w.pending_writes[inst.dst[i]];

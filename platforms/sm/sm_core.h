@@ -205,8 +205,8 @@ class SmCore {
     /// The collector type its next instruction needs (kUnitTypes: none), while parked.
     uint8_t parked_unit = 0;
     uint64_t parked_until = 0;  ///< parked before this cycle
-    /// The collector type instruction `next` needs (kUnitTypes: none), once can_issue_next
-    /// has looked (kUnknownUnit before): the scan then tests the collectors itself.
+    /// The collector type instruction `next` needs, once can_issue_next found every
+    /// collector of it taken (kUnknownUnit before): the scan then tests the type itself.
     uint8_t next_unit = kUnknownUnit;
     WarpStream* stream = nullptr;
     std::bitset<256> pending_writes;
