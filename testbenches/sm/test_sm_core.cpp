@@ -404,25 +404,54 @@ struct GateRun {
   uint64_t asked = 0, probed = 0;
 };
 
-/// Three CTAs of the chain kernel behind a GateHook (after a hook that always says Issue
-/// when `behind`), on the two-level scheduler (whose demotions a Wait drives).
-GateRun run_gate(GateHook::Park park, bool behind) {
-  FixedWorkload w(one_warp(3), {chain()});
+/// `ctas` CTAs of the chain kernel on one scheduler of `policy`, behind `gate` (after a
+/// hook that always says Issue when `behind`).
+GateRun run_gate(GateHook gate, uint32_t ctas, SchedulerPolicy policy, bool behind) {
+  FixedWorkload w(one_warp(ctas), {chain()});
   StorePort port;
   ShadowRegisterFile shadow(48, 256);
   SmConfig config;
-  config.policy = SchedulerPolicy::TwoLevel;
+  config.policy = policy;
   config.schedulers = 1;
   SmCore core(config, w, port, shadow);
   PassHook front;
-  GateHook gate;
-  gate.park = park;
   if (behind) core.add_issue_hook(&front);
   core.add_issue_hook(&gate);
   run(core);
   REQUIRE(core.done());
   REQUIRE_FALSE(core.failed());
   return {core.counters(), gate.asked, gate.probed};
+}
+
+/// Three CTAs on the two-level scheduler (whose demotions a Wait drives).
+GateRun run_gate(GateHook::Park park, bool behind) {
+  GateHook gate;
+  gate.park = park;
+  return run_gate(gate, 3, SchedulerPolicy::TwoLevel, behind);
+}
+
+/// Forty CTAs on LRR, whose scan only counts parked warps once the probes are quiet; the
+/// hook holds warp slot 1 until cycle 20 and slot 0 until cycle 60 while the others run
+/// (slot 0's quiet probes must not hide slot 1 after cycle 20).
+GateRun run_lrr_gate(GateHook::Park park, bool quiet_probes) {
+  GateHook gate;
+  gate.park = park;
+  gate.quiet_probes = quiet_probes;
+  gate.held = 0b11;
+  gate.open_at = 20;
+  gate.slot0_later = 40;
+  return run_gate(gate, 40, SchedulerPolicy::Lrr, false);
+}
+
+/// A run whose hook parks against one whose hook is asked every time: the same results
+/// with fewer asks.
+void check_same_results(const GateRun& parked, const GateRun& asked) {
+  CHECK(parked.counters.hook_waits == asked.counters.hook_waits);
+  CHECK(parked.counters.warp_instructions == asked.counters.warp_instructions);
+  CHECK(parked.counters.issue_cycles == asked.counters.issue_cycles);
+  CHECK(parked.counters.last_cycle == asked.counters.last_cycle);
+  CHECK(parked.asked < asked.asked);
+  CHECK(parked.probed > 0);
 }
 }  // namespace
 
@@ -435,42 +464,11 @@ TEST_CASE("a parked warp is probed without before_issue, with the same results",
     for (const GateHook::Park park : {GateHook::Park::Timed, GateHook::Park::UntilReleased}) {
       CAPTURE(int(park));
       const GateRun parked = run_gate(park, behind);
-      CHECK(parked.counters.hook_waits == asked.counters.hook_waits);
-      CHECK(parked.counters.warp_instructions == asked.counters.warp_instructions);
-      CHECK(parked.counters.issue_cycles == asked.counters.issue_cycles);
-      CHECK(parked.counters.last_cycle == asked.counters.last_cycle);
-      CHECK(parked.asked < asked.asked);
+      check_same_results(parked, asked);
       CHECK(parked.probed + parked.asked >= asked.asked);
-      CHECK(parked.probed > 0);
     }
   }
 }
-
-namespace {
-/// Forty CTAs of the chain kernel on LRR, whose scan only counts parked warps once the
-/// probes are quiet; a GateHook holds warp slot 1 until cycle 20 and slot 0 until cycle
-/// 60 while the others run (slot 0's quiet probes must not hide slot 1 after cycle 20).
-GateRun run_lrr_gate(GateHook::Park park, bool quiet_probes) {
-  FixedWorkload w(one_warp(40), {chain()});
-  StorePort port;
-  ShadowRegisterFile shadow(48, 256);
-  SmConfig config;
-  config.policy = SchedulerPolicy::Lrr;
-  config.schedulers = 1;
-  SmCore core(config, w, port, shadow);
-  GateHook gate;
-  gate.park = park;
-  gate.quiet_probes = quiet_probes;
-  gate.held = 0b11;
-  gate.open_at = 20;
-  gate.slot0_later = 40;
-  core.add_issue_hook(&gate);
-  run(core);
-  REQUIRE(core.done());
-  REQUIRE_FALSE(core.failed());
-  return {core.counters(), gate.asked, gate.probed};
-}
-}  // namespace
 
 TEST_CASE("LRR: a warp parked until a cycle is counted while quiet and asked from that cycle on",
           "[sm][core][hook]") {
@@ -481,12 +479,7 @@ TEST_CASE("LRR: a warp parked until a cycle is counted while quiet and asked fro
     for (const GateHook::Park park : {GateHook::Park::Timed, GateHook::Park::UntilReleased}) {
       CAPTURE(int(park));
       const GateRun parked = run_lrr_gate(park, quiet);
-      CHECK(parked.counters.hook_waits == asked.counters.hook_waits);
-      CHECK(parked.counters.warp_instructions == asked.counters.warp_instructions);
-      CHECK(parked.counters.issue_cycles == asked.counters.issue_cycles);
-      CHECK(parked.counters.last_cycle == asked.counters.last_cycle);
-      CHECK(parked.asked < asked.asked);
-      CHECK(parked.probed > 0);
+      check_same_results(parked, asked);
       // Quiet probes: the scan counts the second parked warp without probing it.
       if (quiet) CHECK(parked.probed + parked.asked < asked.asked);
     }
