@@ -76,13 +76,11 @@ SmCore::SmCore(const SmConfig& config, Workload& workload, OperandPort& port,
   uint32_t id = 0;
   for (unsigned t = 0; t < kUnitTypes; ++t) {
     collector_begin_[t] = id;
-    for (uint32_t i = 0; i < config_.collectors[t]; ++i, ++id) {
-      collectors_.emplace_back();
-      collectors_.back().type = static_cast<UnitType>(t);
-    }
+    id += config_.collectors[t];
     free_collectors_[t] = config_.collectors[t];
     unit_free_[t].assign(config_.exec_units[t], 0);
   }
+  collectors_.resize(id);
   for (uint32_t s = 0; s < config_.schedulers; ++s)
     schedulers_.emplace_back(config_.policy, config_.ready_queue);
   demote_after_pick_.reserve(size_t{config_.limits.max_warps} * (config_.issue_width + 1));
@@ -355,7 +353,6 @@ void SmCore::issue(uint32_t slot, uint64_t now) {
   const UnitType type = unit_of(inst.cls);
   const int cu = free_collector(type);
   Collector& col = collectors_[uint32_t(cu)];
-  col.busy = true;
   col.warp = slot;
   col.inst = index;
   busy_collectors_[static_cast<unsigned>(type)] |=
@@ -559,7 +556,6 @@ inline uint64_t SmCore::dispatch_type(unsigned t, uint64_t now) {
     } else {
       schedule(now + latency_of(inst, col.warp), EventKind::Complete, col.warp, col.inst);
     }
-    col.busy = false;
     busy_collectors_[t] &= ~(uint64_t{1} << position);
     ++free_collectors_[t];
     ++counters_.dispatches;
@@ -683,7 +679,7 @@ uint64_t SmCore::step(uint64_t now) {
   // same cycle take turns at the bank arbiter (round-robin).
   LrrScanRule lrr_rule{*this};
   const size_t count = schedulers_.size();
-  size_t at = count == 1 ? 0 : count == 2 ? size_t(now & 1) : size_t(now % count);
+  size_t at = scheduler_index(now);
   for (size_t i = 0; i < count; ++i, at = at + 1 == count ? 0 : at + 1) {
     WarpScheduler& scheduler = schedulers_[at];  // (now + i) mod count
     for (uint32_t n = 0; n < config_.issue_width; ++n) {
@@ -762,7 +758,7 @@ SmCore::Activity SmCore::activity() const {
     if (w.state == WarpState::AtBarrier) ++a.warps_at_barrier;
     a.instructions_in_flight += w.outstanding;
   }
-  for (const Collector& c : collectors_) a.busy_collectors += c.busy ? 1 : 0;
+  for (const uint64_t busy : busy_collectors_) a.busy_collectors += popcount64(busy);
   return a;
 }
 

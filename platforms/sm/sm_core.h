@@ -211,9 +211,8 @@ class SmCore {
     WarpStream* stream = nullptr;
     std::bitset<256> pending_writes;
   };
+  /// A collector unit's instruction while it is busy (busy_collectors_ says which are).
   struct Collector {
-    bool busy = false;
-    UnitType type = UnitType::Sp;
     uint32_t warp = 0;
     uint32_t inst = 0;
     uint64_t ready_cycle = 0;  ///< all operands collected
@@ -272,16 +271,18 @@ class SmCore {
   /// only counts such a warp as a hook wait, when a collector of its type is free.
   enum WarpClass : uint8_t { kInert = 0, kAsk = 1, kParked = 2 };
   static_assert(kParked + kUnitTypes < WarpScheduler::kClasses);
-  /// The scheduler of warp `slot` (slot mod schedulers; without a division for 1 or 2).
-  WarpScheduler& scheduler_of(uint32_t slot) {
+  /// `x` mod the number of schedulers, without a division for one or two (per issue).
+  size_t scheduler_index(uint64_t x) const {
     const size_t count = schedulers_.size();
-    return schedulers_[count == 1 ? 0 : count == 2 ? slot & 1 : slot % count];
+    return count == 1 ? 0 : count == 2 ? size_t(x & 1) : size_t(x % count);
   }
+  WarpScheduler& scheduler_of(uint32_t slot) { return schedulers_[scheduler_index(slot)]; }
   /// Files warp `slot` under its class again after its state changed.
   void reclassify(uint32_t slot);
   /// The first hook parked warp `slot` before cycle `until`: it is filed as parked until
   /// then, and unpark_due files it again at that cycle.
   void note_timed_park(uint32_t slot, uint64_t until) {
+    if (config_.policy != SchedulerPolicy::Lrr) return;  // only the LRR scan reads classes
     timed_parks_ |= uint64_t{1} << slot;
     next_unpark_ = std::min(next_unpark_, until);
   }
